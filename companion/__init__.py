@@ -1,0 +1,3 @@
+"""The games trickmate serves: cards, combinations, rules and scoring."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""The `trickmate` subcommands that belong to the rules core (referee, score)."""

@@ -1,0 +1,1 @@
+"""Finding and reading playing cards in photos (OpenCV, pure functions on arrays)."""
