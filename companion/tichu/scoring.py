@@ -115,6 +115,15 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
+def _shown(value: object) -> str:
+    """A bad value as a message shows it: text quoted, numbers as written, else its type."""
+    if isinstance(value, str):
+        return repr(value[:20] + "…" if len(value) > 20 else value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return _json_type(value)
+
+
 def _whole_number(value: object, what: str) -> int:
     """A JSON whole number (``60`` or ``60.0``); booleans and text are refused."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -132,8 +141,7 @@ def _seat(value: object, where: str) -> str:
         return str(value)
     if isinstance(value, str) and value.strip() in SEATS:
         return value.strip()
-    shown = repr(value) if isinstance(value, str | int | float) else _json_type(value)
-    raise ScoreError(f"unknown seat {shown} in {where} (seats are 0 to 3)")
+    raise ScoreError(f"unknown seat {_shown(value)} in {where} (seats are 0 to 3)")
 
 
 def _team(value: object, where: str) -> str:
@@ -141,8 +149,7 @@ def _team(value: object, where: str) -> str:
         return str(value)
     if isinstance(value, str) and value.strip() in TEAMS:
         return value.strip()
-    shown = repr(value) if isinstance(value, str | int | float) else _json_type(value)
-    raise ScoreError(f"unknown team {shown} in {where} (teams are 0 and 1)")
+    raise ScoreError(f"unknown team {_shown(value)} in {where} (teams are 0 and 1)")
 
 
 def _mapping(value: object, key: str, example: str) -> Mapping[Any, Any]:
@@ -185,8 +192,7 @@ def _read_calls(round_obj: Mapping[str, Any]) -> dict[str, str]:
             raise ScoreError(f"seat {seat} has more than one call")
         name = call.strip().lower() if isinstance(call, str) else None
         if name not in CALL_VALUES:
-            shown = repr(call) if isinstance(call, str) else _json_type(call)
-            raise ScoreError(f"unknown call {shown} for seat {seat} (use tichu or grand)")
+            raise ScoreError(f"unknown call {_shown(call)} for seat {seat} (use tichu or grand)")
         calls[seat] = name
     return calls
 
@@ -236,7 +242,7 @@ def _read_cards(value: object, where: str) -> list[Card]:
             try:
                 cards.append(Card.parse(token))
             except NotationError:
-                unreadable.append(repr(token))
+                unreadable.append(_shown(token))
     if unreadable:
         plural = "card" if len(unreadable) == 1 else "cards"
         raise ScoreError(f"cannot read {plural} {', '.join(unreadable)} in {where} (not Tichu cards)")
@@ -280,7 +286,7 @@ def _round_scores(round_obj: object, double_victory: int) -> dict[str, int]:
         raise ScoreError(f"a round must be an object, got {_json_type(round_obj)}")
     unknown = sorted(str(key) for key in round_obj if key not in ROUND_KEYS)
     if unknown:
-        raise ScoreError(f"unknown key {unknown[0]!r} (a round has {', '.join(sorted(ROUND_KEYS))})")
+        raise ScoreError(f"unknown key {_shown(unknown[0])} (a round has {', '.join(sorted(ROUND_KEYS))})")
     out = _read_out(round_obj)
     calls = _read_calls(round_obj)
     if _given(round_obj, "hand") and not _given(round_obj, "tricks"):
@@ -393,7 +399,7 @@ def score_document(doc: Mapping[str, Any]) -> dict[str, Any]:
         raise ScoreError(f"the document must be an object, got {_json_type(doc)}")
     unknown = sorted(str(key) for key in doc if key not in DOCUMENT_KEYS)
     if unknown:
-        raise ScoreError(f"unknown key {unknown[0]!r} (a document has {', '.join(sorted(DOCUMENT_KEYS))})")
+        raise ScoreError(f"unknown key {_shown(unknown[0])} (a document has {', '.join(sorted(DOCUMENT_KEYS))})")
     game = doc.get("game", "tichu")
     if not isinstance(game, str):
         raise ScoreError(f'game must be a name like "tichu", got {_json_type(game)}')
