@@ -70,6 +70,8 @@ def parse_document(text: str) -> Any:
         raise InputError(f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
     except RecursionError:
         raise InputError("invalid JSON: nested too deeply") from None
+    except ValueError:  # e.g. a number with more digits than Python will convert
+        raise InputError("invalid JSON: a number is too long") from None
 
 
 def _read_input(name: str) -> str:

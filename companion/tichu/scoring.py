@@ -47,6 +47,7 @@ judged on the totals after the last round:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -120,7 +121,10 @@ def _shown(value: object) -> str:
     if isinstance(value, str):
         return repr(value[:20] + "…" if len(value) > 20 else value)
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
+        # Huge numbers would flood a phone screen (and ints past 4300 digits cannot be printed).
+        if isinstance(value, float) and not math.isfinite(value):
+            return str(value)
+        return str(value) if abs(value) < 10**12 else "a huge number"
     return _json_type(value)
 
 
@@ -130,7 +134,7 @@ def _whole_number(value: object, what: str) -> int:
         raise ScoreError(f"{what} must be a whole number, got {_json_type(value)}")
     if isinstance(value, float):
         if not value.is_integer():
-            raise ScoreError(f"{what} must be a whole number, got {value}")
+            raise ScoreError(f"{what} must be a whole number, got {_shown(value)}")
         return int(value)
     return value
 
@@ -206,10 +210,11 @@ def _read_points(value: object) -> dict[str, int]:
             raise ScoreError(f"team {team} has points twice")
         points = _whole_number(amount, f"points for team {team}")
         if points % 5:
-            raise ScoreError(f"points must be a multiple of 5, got {points}")
+            raise ScoreError(f"points must be a multiple of 5, got {_shown(points)}")
         if not MIN_TEAM_POINTS <= points <= MAX_TEAM_POINTS:
+            lowest, highest = MIN_TEAM_POINTS, MAX_TEAM_POINTS
             raise ScoreError(
-                f"points for team {team} must be from {MIN_TEAM_POINTS} to {MAX_TEAM_POINTS}, got {points}"
+                f"points for team {team} must be from {lowest} to {highest}, got {_shown(points)}"
             )
         given[team] = points
     if not given:
@@ -326,7 +331,7 @@ def _round_scores(round_obj: object, double_victory: int) -> dict[str, int]:
 def _check_double_victory(value: object) -> int:
     amount = _whole_number(value, "double_victory")
     if amount <= 0 or amount % 5:
-        raise ScoreError(f"double_victory must be a positive multiple of 5, got {amount}")
+        raise ScoreError(f"double_victory must be a positive multiple of 5, got {_shown(amount)}")
     return amount
 
 
@@ -355,7 +360,7 @@ def score_round(
 def _check_target(value: object) -> int:
     target = _whole_number(value, "target")
     if target <= 0:
-        raise ScoreError(f"target must be a positive whole number, got {target}")
+        raise ScoreError(f"target must be a positive whole number, got {_shown(target)}")
     return target
 
 
@@ -399,7 +404,9 @@ def score_document(doc: Mapping[str, Any]) -> dict[str, Any]:
         raise ScoreError(f"the document must be an object, got {_json_type(doc)}")
     unknown = sorted(str(key) for key in doc if key not in DOCUMENT_KEYS)
     if unknown:
-        raise ScoreError(f"unknown key {_shown(unknown[0])} (a document has {', '.join(sorted(DOCUMENT_KEYS))})")
+        raise ScoreError(
+            f"unknown key {_shown(unknown[0])} (a document has {', '.join(sorted(DOCUMENT_KEYS))})"
+        )
     game = doc.get("game", "tichu")
     if not isinstance(game, str):
         raise ScoreError(f'game must be a name like "tichu", got {_json_type(game)}')

@@ -96,6 +96,8 @@ def test_dash_means_stdin() -> None:
         (b'{"game": ["tichu"], "rounds": []}', 'game must be a name like "tichu"'),
         (b'{"rounds": [], "extra": 1}', "unknown key 'extra'"),
         (b"\xff\xfe{}", "the input is not UTF-8 text"),
+        (b'{"rounds": [{"out": [0, 1], "points": {"0": ' + b"9" * 5000 + b"}}]}", "a number is too long"),
+        (b"[" * 100_000, "nested too deeply"),
     ],
 )
 def test_bad_input_is_refused(stdin: bytes, message: str) -> None:
