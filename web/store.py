@@ -1,0 +1,236 @@
+"""Tables and rounds in one embedded SQLite file.
+
+Every change is one ``BEGIN IMMEDIATE`` transaction on a database in WAL mode with
+``synchronous=FULL``: once a request has been answered, its round is on disk, so a
+server killed at any moment loses nothing it confirmed, and two scorer phones saving
+at the same moment are serialised by SQLite's write lock (neither round is lost or
+stored twice).
+
+Scorer tokens are kept only as SHA-256 hashes: whoever reads the file cannot score.
+
+>>> import tempfile, pathlib
+>>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite3")
+>>> table_id, token = store.create_table("tichu", ["A", "B", "C", "D"], 1000)
+>>> store.check_token(table_id, token), store.check_token(table_id, "nope")
+(True, False)
+>>> store.add_round(table_id, {"out": [0, 2]}, lambda rounds: None)
+1
+>>> store.get_table(table_id).rounds
+[{'out': [0, 2]}]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    players TEXT NOT NULL,
+    target INTEGER NOT NULL,
+    token_hash TEXT NOT NULL,
+    created REAL NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    round TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rounds_by_table ON rounds(table_id, seq);
+"""
+
+
+class NotFound(LookupError):
+    """No such table, or no such round in it."""
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    id: str
+    game: str
+    players: list[str]
+    target: int
+    rounds: list[dict[str, Any]]
+    version: int
+
+
+#: Called inside the write transaction with the rounds as they would be after the change;
+#: raises to refuse the change (nothing is written).
+Check = Callable[[list[dict[str, Any]]], None]
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Store:
+    """One SQLite file; safe to share between threads (one connection per operation)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        # isolation_level=None: we issue BEGIN ourselves, so each change is exactly one
+        # transaction; a generous busy timeout lets concurrent writers queue instead of failing.
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connect()
+        try:
+            conn.execute("BEGIN")  # one consistent snapshot of table and rounds
+            yield conn
+            conn.execute("COMMIT")
+        finally:
+            conn.close()
+
+    # -- tables --------------------------------------------------------------------------
+
+    def create_table(self, game: str, players: list[str], target: int) -> tuple[str, str]:
+        """A new table; returns its id (96 random bits) and scorer token (192 bits)."""
+        table_id = secrets.token_urlsafe(12)
+        token = secrets.token_urlsafe(24)
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO tables (id, game, players, target, token_hash, created) VALUES (?,?,?,?,?,?)",
+                (table_id, game, json.dumps(players), target, _hash_token(token), time.time()),
+            )
+        return table_id, token
+
+    def _load(self, conn: sqlite3.Connection, table_id: str) -> StoredTable:
+        row = conn.execute(
+            "SELECT game, players, target, version FROM tables WHERE id = ?", (table_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(table_id)
+        rows = conn.execute("SELECT round FROM rounds WHERE table_id = ? ORDER BY seq", (table_id,))
+        rounds = [json.loads(text) for (text,) in rows]
+        return StoredTable(table_id, row[0], json.loads(row[1]), row[2], rounds, row[3])
+
+    def get_table(self, table_id: str) -> StoredTable:
+        with self._read() as conn:
+            return self._load(conn, table_id)
+
+    def exists(self, table_id: str) -> bool:
+        with self._read() as conn:
+            return conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+    def version(self, table_id: str) -> int:
+        with self._read() as conn:
+            row = conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise NotFound(table_id)
+        return int(row[0])
+
+    def check_token(self, table_id: str, token: str) -> bool:
+        """Constant-time comparison of the token's hash with the stored one."""
+        with self._read() as conn:
+            row = conn.execute("SELECT token_hash FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise NotFound(table_id)
+        return hmac.compare_digest(_hash_token(token), str(row[0]))
+
+    # -- rounds --------------------------------------------------------------------------
+
+    def _seqs(self, conn: sqlite3.Connection, table_id: str) -> list[int]:
+        rows = conn.execute("SELECT seq FROM rounds WHERE table_id = ? ORDER BY seq", (table_id,))
+        return [seq for (seq,) in rows]
+
+    def _bump(self, conn: sqlite3.Connection, table_id: str) -> int:
+        conn.execute("UPDATE tables SET version = version + 1 WHERE id = ?", (table_id,))
+        return int(conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()[0])
+
+    def add_round(self, table_id: str, round_obj: dict[str, Any], check: Check) -> int:
+        """Append a round after ``check(rounds before)`` passes; returns the new version."""
+        with self._write() as conn:
+            table = self._load(conn, table_id)
+            check(table.rounds)
+            conn.execute(
+                "INSERT INTO rounds (table_id, round) VALUES (?, ?)", (table_id, json.dumps(round_obj))
+            )
+            return self._bump(conn, table_id)
+
+    def replace_round(self, table_id: str, position: int, round_obj: dict[str, Any]) -> int:
+        with self._write() as conn:
+            self._load(conn, table_id)
+            seqs = self._seqs(conn, table_id)
+            if not 0 <= position < len(seqs):
+                raise NotFound(f"round {position}")
+            conn.execute("UPDATE rounds SET round = ? WHERE seq = ?", (json.dumps(round_obj), seqs[position]))
+            return self._bump(conn, table_id)
+
+    def delete_round(self, table_id: str, position: int) -> int:
+        with self._write() as conn:
+            self._load(conn, table_id)
+            seqs = self._seqs(conn, table_id)
+            if not 0 <= position < len(seqs):
+                raise NotFound(f"round {position}")
+            conn.execute("DELETE FROM rounds WHERE seq = ?", (seqs[position],))
+            return self._bump(conn, table_id)
+
+
+class Notifier:
+    """Wakes the event streams of a table when it changes (in this process).
+
+    Each table has a version number (the store's change counter); a stream waits
+    until the version differs from the one it last sent.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conditions: dict[str, threading.Condition] = {}
+        self._versions: dict[str, int] = {}
+
+    def _condition(self, table_id: str) -> threading.Condition:
+        with self._lock:
+            cond = self._conditions.get(table_id)
+            if cond is None:
+                cond = self._conditions[table_id] = threading.Condition()
+            return cond
+
+    def changed(self, table_id: str, version: int) -> None:
+        cond = self._condition(table_id)
+        with cond:
+            if version > self._versions.get(table_id, -1):
+                self._versions[table_id] = version
+            cond.notify_all()
+
+    def wait(self, table_id: str, seen: int, timeout: float) -> bool:
+        """True when the table moved past version ``seen`` within ``timeout`` seconds."""
+        cond = self._condition(table_id)
+        with cond:
+            return cond.wait_for(lambda: self._versions.get(table_id, -1) > seen, timeout)
