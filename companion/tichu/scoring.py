@@ -68,7 +68,7 @@ TOTAL_CARD_POINTS = 100
 MIN_TEAM_POINTS, MAX_TEAM_POINTS = -25, 125
 HAND_SIZE = 14
 # Long card lists are cut short so that a message still fits on a phone.
-_MAX_LISTED_CARDS = 8
+_MAX_LISTED_CARDS = 6
 
 
 class ScoreError(RuleError):
@@ -275,9 +275,9 @@ def _points_from_cards(round_obj: Mapping[str, Any], out: list[str]) -> dict[str
     if missing:
         problems.append(f"cards missing: {_card_list(missing)}")
     if repeated:
-        problems.append(f"cards written twice: {_card_list(repeated)}")
+        problems.append(f"{'written' if missing else 'cards written'} twice: {_card_list(repeated)}")
     if problems:
-        raise ScoreError("; ".join(problems) + " (tricks and hand must hold the 56 cards once each)")
+        raise ScoreError("; ".join(problems) + " (tricks and hand need all 56 cards once)")
     points = {team: 0 for team in TEAMS}
     for seat, cards in tricks.items():
         taker = out[0] if seat == last else seat

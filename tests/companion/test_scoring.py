@@ -35,7 +35,9 @@ def deck_without(*names: str) -> str:
 def refused(round_obj: Any, *, number: int | None = 1, double_victory: int = 200) -> str:
     with pytest.raises(ScoreError) as caught:
         score_round(round_obj, double_victory=double_victory, number=number)
-    return str(caught.value)
+    message = str(caught.value)
+    assert len(message) <= 160, "too long for a phone"
+    return message
 
 
 # --- The contract's and the rule books' worked rounds -------------------------------------
@@ -315,7 +317,7 @@ def test_three_seats_out_make_the_fourth_the_last() -> None:
         ),
         (
             {"out": [0, 1, 2], "tricks": {"0": deck_without("2j", "5j", "Dragon")}, "hand": "2j"},
-            "round 1: cards missing: 5j Dragon (tricks and hand must hold the 56 cards once each)",
+            "round 1: cards missing: 5j Dragon (tricks and hand need all 56 cards once)",
         ),
         (
             {"out": [0, 1, 2], "tricks": {"0": deck_without("2j"), "1": "Kt kt"}, "hand": "2j"},
@@ -323,7 +325,7 @@ def test_three_seats_out_make_the_fourth_the_last() -> None:
         ),
         (
             {"out": [0, 1, 2], "tricks": {"0": deck_without("2j", "5j"), "1": "Kt"}, "hand": "2j"},
-            "round 1: cards missing: 5j; cards written twice: Kt",
+            "round 1: cards missing: 5j; written twice: Kt (tricks and hand need all 56 cards once)",
         ),
         (
             {"out": [0, 1, 2], "tricks": {"0": deck_without("2j"), "1": "Kh BJ"}, "hand": "2j"},
@@ -367,8 +369,14 @@ def test_bad_cards(round_obj: dict[str, Any], message: str) -> None:
 def test_long_card_lists_are_cut_short() -> None:
     message = refused({"out": [0, 1, 2], "tricks": {"0": "5j"}, "hand": "2j"})
     assert message.startswith("round 1: cards missing: ")
-    assert "and 46 more" in message
-    assert len(message) < 160
+    assert "and 48 more" in message
+    many = {"0": deck_without(), "1": deck_without(), "2": "2j"}
+    message = refused({"out": [0, 1, 2], "tricks": many, "hand": "3j"})
+    assert message.startswith("round 1: cards written twice: Dog Mahjong 2j 2s 2p 2t and 50 more")
+    half = format_cards(sorted(DECK)[:28])
+    message = refused({"out": [0, 1, 2], "tricks": {"0": half, "1": half}, "hand": "Dragon"})
+    assert message.startswith("round 1: cards missing: ")
+    assert "; written twice: " in message
 
 
 # --- Games and documents ------------------------------------------------------------------
@@ -417,7 +425,11 @@ def test_the_game_is_judged_after_the_last_round() -> None:
 
 
 def test_game_errors_name_the_round() -> None:
-    rounds = [{"out": [0, 2]}, {"out": [0, 1], "points": {"0": 50}}, {"out": [0, 1], "points": {"0": 33}}]
+    rounds: list[dict[str, Any]] = [
+        {"out": [0, 2]},
+        {"out": [0, 1], "points": {"0": 50}},
+        {"out": [0, 1], "points": {"0": 33}},
+    ]
     with pytest.raises(ScoreError) as caught:
         score_game(rounds)
     assert str(caught.value) == "round 3: points must be a multiple of 5, got 33"
@@ -517,6 +529,27 @@ def test_points_scores_add_up_to_100_plus_calls(
     assert sum(scores.values()) - sum(effect.values()) == 100
 
 
+def rotated(seat: Any) -> str:
+    return str((int(seat) + 1) % 4)
+
+
+@given(order=SEAT_ORDERS, points=VALID_POINTS, calls=CALLS, length=st.integers(2, 4))
+def test_moving_everyone_one_seat_on_swaps_the_team_scores(
+    order: list[str], points: int, calls: dict[str, str], length: int
+) -> None:
+    round_obj: dict[str, Any] = {"out": order[:length], "calls": calls}
+    if team_of(order[0]) != team_of(order[1]):
+        round_obj["points"] = {"0": points}
+    moved: dict[str, Any] = {
+        "out": [rotated(seat) for seat in round_obj["out"]],
+        "calls": {rotated(seat): call for seat, call in calls.items()},
+    }
+    if "points" in round_obj:
+        moved["points"] = {"1": points}
+    scores, moved_scores = score_round(round_obj), score_round(moved)
+    assert (moved_scores["0"], moved_scores["1"]) == (scores["1"], scores["0"])
+
+
 @given(order=SEAT_ORDERS, calls=CALLS)
 def test_double_victory_scores_only_the_bonus_and_calls(order: list[str], calls: dict[str, str]) -> None:
     order = [order[0], str((int(order[0]) + 2) % 4)]
@@ -593,6 +626,7 @@ def test_any_tampered_deck_is_refused_naming_the_card(seed: int, order: list[str
     tricks[seat] = format_cards(cards)
     message = refused({"out": order, "tricks": tricks, "hand": hand})
     label = "cards missing: " if tamper == "drop" else "cards written twice: "
+    assert message.startswith("round 1: ")
     assert f"{label}{card}" in message
 
 
