@@ -24,6 +24,11 @@ last player's tricks to the player who went out first:
 Here seat 3 is last: its 30 points of tricks go to seat 1 (out first), its hand's 20
 to team 0, which also took the 50 points left in seat 0's tricks.
 
+What a JSON writer would expect to work does: seats and teams as numbers or strings,
+calls in any case (``"Tichu"``), whole numbers written ``60.0``, a seat's tricks as one
+text or a list of texts (one per trick), and ``null``, ``{}`` or ``""`` for a key that
+gives nothing.  A double victory may still list the full going-out order.
+
 Anything that breaks a rule raises :class:`ScoreError`, whose message names the
 round and the bad input, and nothing is computed:
 

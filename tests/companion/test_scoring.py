@@ -644,3 +644,14 @@ def test_game_totals_and_winner(rounds: list[tuple[str, int]], target: int) -> N
     expected = leader if leader is not None and totals[leader] >= target else None
     assert result["winner"] == expected
     assert result["finished"] is (expected is not None)
+
+
+def test_null_and_empty_keys_give_nothing() -> None:
+    nothing = {"calls": None, "tricks": None, "hand": None}
+    assert score_round({"out": [0, 1], "points": {"0": 70}, **nothing}) == {"0": 70, "1": 30}
+    tricks = {"0": deck_without("2j")}
+    assert score_round({"out": [0, 1, 2], "points": {}, "tricks": tricks, "hand": "2j"}) == {"0": 100, "1": 0}
+    assert score_round({"out": [0, 1, 2], "points": None, "tricks": tricks, "hand": "2j"}) == {
+        "0": 100,
+        "1": 0,
+    }
