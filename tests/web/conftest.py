@@ -1,0 +1,118 @@
+"""Fixtures for the table app: the Flask test client (as in Flask's tutorial) and a real server."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from web.app import create_app
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"TESTING": True, "DATA": str(tmp_path / "data"), "SSE_KEEPALIVE": 0.2})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> dict[str, Any]:
+    """A new Tichu table: the creation answer (id, urls, scorer_token)."""
+    response = client.post("/api/tables", json={"game": "tichu", "players": PLAYERS, "target": 1000})
+    assert response.status_code == 201
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """``trickmate serve`` running as a subprocess on loopback."""
+
+    data: Path
+    port: int = field(default_factory=free_port)
+    extra: list[str] = field(default_factory=list)
+    process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20) -> Server:
+        command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--data", str(self.data), "--quiet", *self.extra]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, **self.env}
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stderr.read().decode() if self.process.stderr else ''}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        if self.process is not None and self.process.stderr is not None:
+            self.process.stderr.close()
+        self.process = None
+
+    def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None, raw: bytes | None = None
+    ) -> tuple[int, Any]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        try:
+            connection.request(method, path, body=data, headers=headers)
+            response = connection.getresponse()
+            payload = response.read()
+            return response.status, json.loads(payload) if payload else None
+        finally:
+            connection.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "served").start()
+    try:
+        yield running
+    finally:
+        running.kill()
