@@ -32,7 +32,8 @@ def rounds_path(table: dict[str, Any], n: int | None = None) -> str:
 def test_create_answers_absolute_urls_and_long_secrets(client: FlaskClient, table: dict[str, Any]) -> None:
     assert set(table) == {"id", "scorer_url", "viewer_url", "scorer_token"}
     assert table["viewer_url"] == f"http://localhost/t/{table['id']}"
-    assert table["scorer_url"].startswith(table["viewer_url"]) and table["scorer_token"] in table["scorer_url"]
+    assert table["scorer_url"].startswith(table["viewer_url"])
+    assert table["scorer_token"] in table["scorer_url"]
     assert table["scorer_token"] not in table["viewer_url"]
     # token_urlsafe: 6 random bits per character
     assert len(table["id"]) * 6 >= 64 and len(table["scorer_token"]) * 6 >= 128
@@ -107,7 +108,8 @@ def test_round_is_scored_and_stored(client: FlaskClient, table: dict[str, Any]) 
 
 def test_double_victory_and_totals(client: FlaskClient, table: dict[str, Any]) -> None:
     client.post(rounds_path(table), json={"calls": {"1": "tichu"}, "out": [1, 3]}, headers=auth(table))
-    body = client.post(rounds_path(table), json={"out": [2, 1], "points": {"1": 30}}, headers=auth(table)).get_json()
+    second = {"out": [2, 1], "points": {"1": 30}}
+    body = client.post(rounds_path(table), json=second, headers=auth(table)).get_json()
     assert [r["score"] for r in body["rounds"]] == [{"0": 0, "1": 300}, {"0": 70, "1": 30}]
     assert body["totals"] == {"0": 70, "1": 330}
 
@@ -223,7 +225,8 @@ def test_edit_and_delete_any_round_and_totals_follow(client: FlaskClient, table:
 
 def test_bad_edit_changes_nothing(client: FlaskClient, table: dict[str, Any]) -> None:
     client.post(rounds_path(table), json=ROUND, headers=auth(table))
-    response = client.put(rounds_path(table, 0), json={"out": [0, 1], "points": {"0": 3}}, headers=auth(table))
+    bad = {"out": [0, 1], "points": {"0": 3}}
+    response = client.put(rounds_path(table, 0), json=bad, headers=auth(table))
     assert response.status_code == 400
     assert client.get(f"/api/tables/{table['id']}").get_json()["rounds"][0]["round"] == ROUND
 
@@ -266,7 +269,9 @@ def test_finished_game_refuses_new_rounds_but_allows_corrections(client: FlaskCl
         ("GET", "/api/nothing-here"),
     ],
 )
-def test_unknown_table_is_404_json_everywhere(client: FlaskClient, table: dict[str, Any], method: str, path: str) -> None:
+def test_unknown_table_is_404_json_everywhere(
+    client: FlaskClient, table: dict[str, Any], method: str, path: str
+) -> None:
     response = client.open(path, method=method, json=ROUND, headers=auth(table))
     assert response.status_code == 404
     assert response.is_json and "error" in response.get_json()
@@ -373,7 +378,8 @@ def test_referee_endpoint(client: FlaskClient) -> None:
     response = client.post("/api/referee", json=situation)
     assert response.status_code == 200
     verdict = response.get_json()
-    assert verdict["legal"] is True and verdict["combination"] == {"kind": "full_house", "rank": 5, "length": 5}
+    assert verdict["legal"] is True
+    assert verdict["combination"] == {"kind": "full_house", "rank": 5, "length": 5}
     bad = client.post("/api/referee", json={"play": "Xq"})
     assert bad.status_code == 400 and "Xq" in bad.get_json()["error"]
     assert client.post("/api/referee", json=[1]).status_code == 400
