@@ -1,0 +1,526 @@
+"""Train the glyph reader shipped in vision/models/glyphs.npz.
+
+Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--seed S] [-o PATH]
+
+Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
+A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
+Pillow, when installed), suit symbols drawn as vector shapes with randomised proportions
+(hearts, diamonds, clubs, spades; jade, sword, pagoda, star) plus the Unicode suit glyphs of
+the fonts that have them, and "other" ink (blobs, lines, letters, fragments, glyphs on
+their side or upside down).  Each sample goes through what the scanner sees: a random
+slant, stretch and size (7-48 px), blur, a binarising threshold and the largest
+connected component(s), then :func:`vision.features.upright_glyph` with a jittered "down".
+A numpy perceptron (one hidden layer) is trained with Adam and saved in float16.
+Takes about two minutes on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import itertools
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.features import glyph_features, upright_glyph
+from vision.read import CLASS_INDEX, CLASSES, RANK_CLASSES, GlyphModel
+
+REFERENCE = 64
+HERSHEY = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_COMPLEX_SMALL,
+)
+UNICODE_SUITS = {
+    "spades": "♠♤",
+    "hearts": "♥♡",
+    "diamonds": "♦♢",
+    "clubs": "♣♧",
+    "star": "★☆✦✪",
+}
+OTHER_TEXT = "BCDEFGHILMNOPRSTUVWXYZbcdefghkmnoprstuvwxyz0%@&#?!*+=<>()[]{}/\\~"
+
+
+def truetype_fonts() -> list[str]:
+    try:
+        import PIL.ImageFont  # noqa: F401
+    except ImportError:
+        return []
+    paths = sorted(glob.glob("/usr/share/fonts/**/*.ttf", recursive=True))
+    return [p for p in paths if "math" not in os.path.basename(p).lower()]
+
+
+def hershey_text(rng: np.random.Generator, text: str) -> np.ndarray:
+    face = int(rng.choice(HERSHEY)) | (cv2.FONT_ITALIC if rng.random() < 0.2 else 0)
+    thickness = int(rng.integers(2, 9))
+    (width, height), baseline = cv2.getTextSize(text, face, 2.0, thickness)
+    pad = 12
+    canvas = np.zeros((height + baseline + 2 * pad, width + 2 * pad), np.uint8)
+    cv2.putText(canvas, text, (pad, pad + height), face, 2.0, 255, thickness, cv2.LINE_AA)
+    return canvas
+
+
+_FONT_CACHE: dict[str, object] = {}
+
+
+def truetype_text(path: str, text: str) -> np.ndarray | None:
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = _FONT_CACHE.get(path)
+    if font is None:
+        font = ImageFont.truetype(path, size=REFERENCE)
+        _FONT_CACHE[path] = font
+    assert isinstance(font, ImageFont.FreeTypeFont)
+    left, top, right, bottom = font.getbbox(text)
+    if right - left < 2 or bottom - top < 2:
+        return None
+    image = Image.new("L", (right - left + 24, bottom - top + 24), 0)
+    ImageDraw.Draw(image).text((12 - left, 12 - top), text, fill=255, font=font)
+    return np.asarray(image, dtype=np.uint8)
+
+
+def font_has(path: str, char: str) -> bool:
+    """True when the font draws ``char`` differently from its missing-glyph box."""
+    a = truetype_text(path, char)
+    b = truetype_text(path, "\uffff")
+    if a is None:
+        return False
+    if b is None:
+        return True
+    return a.shape != b.shape or bool(np.any(a != b))
+
+
+# --- suit shapes (our own drawings, proportions randomised) ------------------------------
+
+
+def _poly(canvas: np.ndarray, points: np.ndarray) -> None:
+    cv2.fillPoly(canvas, [np.round(points * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+
+
+def _disc(canvas: np.ndarray, x: float, y: float, r: float, value: int = 255) -> None:
+    cv2.circle(canvas, (round(x * 16), round(y * 16)), max(1, round(r * 16)), value, -1, cv2.LINE_AA, 4)
+
+
+def draw_heart(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    r = s * rng.uniform(0.22, 0.28)
+    y = s * rng.uniform(0.3, 0.38)
+    _disc(c, s / 2 - r * 0.95, y, r)
+    _disc(c, s / 2 + r * 0.95, y, r)
+    tip = s * rng.uniform(0.85, 0.97)
+    _poly(c, np.array([[s / 2 - 1.9 * r, y + r * 0.3], [s / 2 + 1.9 * r, y + r * 0.3], [s / 2, tip]]))
+    return c
+
+
+def draw_diamond(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    w = s * rng.uniform(0.28, 0.44)
+    bow = rng.uniform(0.0, 0.07) * s
+    t = np.linspace(0, 1, 10)
+    corners = [
+        (s / 2, 0.04 * s),
+        (s / 2 + w, s / 2),
+        (s / 2, 0.96 * s),
+        (s / 2 - w, s / 2),
+        (s / 2, 0.04 * s),
+    ]
+    pts = []
+    for (x0, y0), (x1, y1) in itertools.pairwise(corners):
+        xs, ys = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        b = bow * np.sin(np.pi * t)
+        pts.append(np.stack([xs + b * np.sign(s / 2 - xs), ys + b * np.sign(s / 2 - ys)], axis=1))
+    _poly(c, np.concatenate(pts))
+    return c
+
+
+def _stem(c: np.ndarray, rng: np.random.Generator, s: float, top: float) -> None:
+    half = s * rng.uniform(0.04, 0.08)
+    foot = s * rng.uniform(0.15, 0.3)
+    _poly(
+        c,
+        np.array(
+            [[s / 2 - half, top], [s / 2 + half, top], [s / 2 + foot, 0.97 * s], [s / 2 - foot, 0.97 * s]]
+        ),
+    )
+
+
+def draw_club(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    r = s * rng.uniform(0.17, 0.22)
+    _disc(c, s / 2, s * 0.05 + r, r)
+    low = s * rng.uniform(0.5, 0.58)
+    _disc(c, s / 2 - r * 1.15, low, r)
+    _disc(c, s / 2 + r * 1.15, low, r)
+    _disc(c, s / 2, low - r * 0.3, r * 0.6)
+    _stem(c, rng, s, low - r * 0.2)
+    return c
+
+
+def draw_spade(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    r = s * rng.uniform(0.2, 0.25)
+    y = s * rng.uniform(0.52, 0.6)
+    _disc(c, s / 2 - r * 0.95, y, r)
+    _disc(c, s / 2 + r * 0.95, y, r)
+    _poly(c, np.array([[s / 2 - 1.9 * r, y - r * 0.3], [s / 2 + 1.9 * r, y - r * 0.3], [s / 2, 0.03 * s]]))
+    _stem(c, rng, s, y)
+    return c
+
+
+def draw_jade(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    kind = rng.integers(0, 4)
+    r = s * 0.46
+    if kind == 0:  # coin with a square hole
+        _disc(c, s / 2, s / 2, r)
+        h = r * rng.uniform(0.25, 0.45)
+        cv2.rectangle(c, (round(s / 2 - h), round(s / 2 - h)), (round(s / 2 + h), round(s / 2 + h)), 0, -1)
+    elif kind == 1:  # ring
+        _disc(c, s / 2, s / 2, r)
+        _disc(c, s / 2, s / 2, r * rng.uniform(0.35, 0.6), 0)
+    elif kind == 2:  # octagon with a hole
+        a = np.arange(8) * np.pi / 4 + np.pi / 8
+        _poly(c, np.stack([s / 2 + r * np.cos(a), s / 2 + r * np.sin(a)], axis=1))
+        _disc(c, s / 2, s / 2, r * rng.uniform(0.25, 0.45), 0)
+    else:  # a disc with a notch pattern (a carved jade)
+        _disc(c, s / 2, s / 2, r)
+        for k in range(4):
+            a = k * np.pi / 2 + np.pi / 4
+            _disc(c, s / 2 + 0.55 * r * np.cos(a), s / 2 + 0.55 * r * np.sin(a), r * 0.15, 0)
+    return c
+
+
+def draw_sword(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    blade = s * rng.uniform(0.05, 0.1)
+    guard_y = s * rng.uniform(0.62, 0.72)
+    _poly(
+        c,
+        np.array(
+            [
+                [s / 2, 0.02 * s],
+                [s / 2 + blade, 0.1 * s],
+                [s / 2 + blade, guard_y],
+                [s / 2 - blade, guard_y],
+                [s / 2 - blade, 0.1 * s],
+            ]
+        ),
+    )
+    gw = s * rng.uniform(0.2, 0.35)
+    gh = s * rng.uniform(0.04, 0.08)
+    cv2.rectangle(
+        c, (round(s / 2 - gw), round(guard_y - gh)), (round(s / 2 + gw), round(guard_y + gh)), 255, -1
+    )
+    hw = blade * rng.uniform(0.7, 1.2)
+    cv2.rectangle(c, (round(s / 2 - hw), round(guard_y)), (round(s / 2 + hw), round(0.92 * s)), 255, -1)
+    _disc(c, s / 2, 0.93 * s, hw * 1.4)
+    if rng.random() < 0.4:  # crossed swords
+        m = cv2.getRotationMatrix2D((s / 2, s / 2), float(rng.choice([-30.0, 30.0])), 1.0)
+        c = np.maximum(c, cv2.warpAffine(c, m, (c.shape[1], c.shape[0])))
+    return c
+
+
+def draw_pagoda(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    tiers = int(rng.integers(2, 5))
+    top = 0.06 * s
+    _poly(
+        c,
+        np.array(
+            [[s / 2 - 0.03 * s, top + 0.12 * s], [s / 2, top - 0.04 * s], [s / 2 + 0.03 * s, top + 0.12 * s]]
+        ),
+    )
+    height = (0.94 * s - top) / tiers
+    for t in range(tiers):
+        y0 = top + t * height
+        w_top = s * (0.1 + 0.1 * t / tiers)
+        w_roof = s * (0.25 + 0.2 * (t + 1) / tiers) * rng.uniform(0.9, 1.1)
+        roof = y0 + height * 0.45
+        _poly(
+            c,
+            np.array(
+                [[s / 2 - w_top, y0], [s / 2 + w_top, y0], [s / 2 + w_roof, roof], [s / 2 - w_roof, roof]]
+            ),
+        )
+        wall = w_top * rng.uniform(0.8, 1.1)
+        cv2.rectangle(
+            c, (round(s / 2 - wall), round(roof)), (round(s / 2 + wall), round(y0 + height)), 255, -1
+        )
+    return c
+
+
+def draw_star(rng: np.random.Generator, s: float) -> np.ndarray:
+    c = np.zeros((int(s), int(s)), np.uint8)
+    n = int(rng.choice([5, 5, 5, 6, 8]))
+    inner = rng.uniform(0.35, 0.55)
+    a = np.arange(2 * n) * np.pi / n
+    radius = np.where(np.arange(2 * n) % 2 == 0, 0.48 * s, 0.48 * s * inner)
+    _poly(c, np.stack([s / 2 + radius * np.sin(a), s / 2 + 0.02 * s - radius * np.cos(a)], axis=1))
+    return c
+
+
+SUIT_DRAWERS: dict[str, Callable[[np.random.Generator, float], np.ndarray]] = {
+    "hearts": draw_heart,
+    "diamonds": draw_diamond,
+    "clubs": draw_club,
+    "spades": draw_spade,
+    "jade": draw_jade,
+    "sword": draw_sword,
+    "pagoda": draw_pagoda,
+    "star": draw_star,
+}
+
+
+def draw_other(rng: np.random.Generator, fonts: list[str]) -> np.ndarray:
+    s = 64
+    c = np.zeros((s, s), np.uint8)
+    kind = rng.integers(0, 6)
+    if kind == 0:
+        cv2.ellipse(
+            c,
+            (32, 32),
+            (int(rng.integers(5, 30)), int(rng.integers(5, 30))),
+            float(rng.uniform(0, 180)),
+            0,
+            360,
+            255,
+            -1,
+        )
+    elif kind == 1:
+        cv2.line(
+            c,
+            (int(rng.integers(0, 64)), int(rng.integers(0, 64))),
+            (int(rng.integers(0, 64)), int(rng.integers(0, 64))),
+            255,
+            int(rng.integers(2, 10)),
+        )
+    elif kind == 2:
+        pts = rng.uniform(4, 60, size=(int(rng.integers(3, 8)), 2))
+        _poly(c, pts)
+    elif kind == 3:
+        cv2.rectangle(
+            c,
+            (int(rng.integers(2, 20)), int(rng.integers(2, 20))),
+            (int(rng.integers(30, 62)), int(rng.integers(30, 62))),
+            255,
+            int(rng.choice([-1, 3, 6])),
+        )
+    else:
+        char = OTHER_TEXT[int(rng.integers(0, len(OTHER_TEXT)))]
+        mask = None
+        if fonts and rng.random() < 0.6:
+            mask = truetype_text(fonts[int(rng.integers(0, len(fonts)))], char)
+        return mask if mask is not None else hershey_text(rng, char)
+    return c
+
+
+# --- the scanner's view of a glyph ------------------------------------------------------
+
+
+def scanner_view(
+    rng: np.random.Generator, canvas: np.ndarray, two_parts: bool
+) -> tuple[np.ndarray, float, float] | None:
+    """Slant, stretch, shrink, blur and binarise like a photo, keep the main component(s)."""
+    ys, xs = np.nonzero(canvas > 60)
+    if xs.size == 0:
+        return None
+    canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    canvas = cv2.copyMakeBorder(canvas, 16, 16, 16, 16, cv2.BORDER_CONSTANT, value=0)
+    h, w = canvas.shape
+    shear = rng.uniform(-0.15, 0.15)
+    stretch = math.exp(rng.uniform(-0.25, 0.25))
+    m = np.array([[stretch, shear, 0.0], [0.0, 1.0, 0.0]], np.float32)
+    m[0, 2] = -m[0, 0] * w / 2 - m[0, 1] * h / 2 + w * max(stretch, 1.0) / 2 + 8
+    out_w = int(w * max(stretch, 1.0) + 16)
+    canvas = cv2.warpAffine(canvas, m, (out_w, h))
+    target = float(np.exp(rng.uniform(np.log(8), np.log(46))))
+    scale = target / max(1, canvas.shape[0] - 32)
+    small = cv2.resize(canvas, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.0))
+    small = small.astype(np.float32) + rng.normal(0, rng.uniform(0, 20), small.shape).astype(np.float32)
+    binary = (small > rng.uniform(90, 170)).astype(np.uint8)
+    if target > 20 and rng.random() < 0.3:
+        op = cv2.MORPH_ERODE if rng.random() < 0.5 else cv2.MORPH_DILATE
+        binary = cv2.morphologyEx(binary, op, np.ones((2, 2), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if count < 2:
+        return None
+    order = np.argsort(-stats[1:, 4]) + 1
+    keep = order[:2] if two_parts and count > 2 else order[:1]
+    mask = np.isin(labels, keep).astype(np.uint8)
+    angle = rng.normal(0, 0.12)
+    down = (math.sin(angle), math.cos(angle))
+    # The glyph model sees the glyph as the mask turned by the jittered "down".
+    return upright_glyph(mask, (0.0, 0.0), down)
+
+
+def sample(
+    rng: np.random.Generator, label: str, fonts: list[str], suit_fonts: dict[str, list[str]]
+) -> np.ndarray | None:
+    if label in RANK_CLASSES:
+        text = label
+        if fonts and rng.random() < 0.65:
+            canvas = truetype_text(fonts[int(rng.integers(0, len(fonts)))], text)
+        else:
+            canvas = hershey_text(rng, text)
+        if canvas is None:
+            return None
+        view = scanner_view(rng, canvas, two_parts=label == "10")
+    elif label == "other":
+        kind = rng.random()
+        if kind < 0.35:
+            # A rank on its side or upside down is no rank (wrong pairing).
+            text = str(rng.choice([r for r in RANK_CLASSES if r not in ("1", "8")]))
+            canvas = (
+                hershey_text(rng, text)
+                if not fonts or rng.random() < 0.4
+                else truetype_text(fonts[int(rng.integers(0, len(fonts)))], text)
+            )
+            if canvas is None:
+                return None
+            turns = (1, 3) if text in ("6", "9") else (1, 2, 3)
+            canvas = np.rot90(canvas, int(rng.choice(turns))).copy()
+            view = scanner_view(rng, canvas, two_parts=text == "10")
+        else:
+            view = scanner_view(rng, draw_other(rng, fonts), two_parts=False)
+    else:
+        candidates = suit_fonts.get(label, [])
+        canvas = None
+        if candidates and rng.random() < 0.3:
+            path = candidates[int(rng.integers(0, len(candidates)))]
+            chars = UNICODE_SUITS[label]
+            canvas = truetype_text(path, chars[int(rng.integers(0, len(chars)))])
+        if canvas is None:
+            canvas = SUIT_DRAWERS[label](rng, 96.0)
+        view = scanner_view(rng, canvas, two_parts=False)
+    if view is None:
+        return None
+    square, height, width = view
+    return glyph_features(square, height, width)
+
+
+def build_dataset(
+    rng: np.random.Generator, per_class: int, fonts: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    suit_fonts = {
+        suit: [f for f in fonts if all(font_has(f, ch) for ch in chars[:1])]
+        for suit, chars in UNICODE_SUITS.items()
+    }
+    features: list[np.ndarray] = []
+    labels: list[int] = []
+    for label in CLASSES:
+        wanted = per_class * (3 if label == "other" else 1)
+        made = 0
+        while made < wanted:
+            vector = sample(rng, label, fonts, suit_fonts)
+            if vector is None:
+                continue
+            features.append(vector)
+            labels.append(CLASS_INDEX[label])
+            made += 1
+    return np.stack(features), np.asarray(labels, np.int64)
+
+
+def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, hidden: int, epochs: int) -> GlyphModel:
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0) + 1e-3
+    xs = ((x - mean) / scale).astype(np.float32)
+    n, f = xs.shape
+    c = len(CLASSES)
+    w1 = (rng.normal(0, math.sqrt(2 / f), (f, hidden))).astype(np.float32)
+    b1 = np.zeros(hidden, np.float32)
+    w2 = (rng.normal(0, math.sqrt(1 / hidden), (hidden, c))).astype(np.float32)
+    b2 = np.zeros(c, np.float32)
+    params = [w1, b1, w2, b2]
+    moments = [np.zeros_like(p) for p in params]
+    velocities = [np.zeros_like(p) for p in params]
+    step = 0
+    batch = 128
+    decay = 1e-4
+    for epoch in range(epochs):
+        lr = 2e-3 * (0.5 ** (epoch / max(1, epochs // 3)))
+        order = rng.permutation(n)
+        for start in range(0, n, batch):
+            idx = order[start : start + batch]
+            xb = xs[idx] + rng.normal(0, 0.05, (len(idx), f)).astype(np.float32)
+            yb = y[idx]
+            h_pre = xb @ w1 + b1
+            h = np.maximum(h_pre, 0)
+            logits = h @ w2 + b2
+            logits -= logits.max(axis=1, keepdims=True)
+            p = np.exp(logits)
+            p /= p.sum(axis=1, keepdims=True)
+            g = p
+            g[np.arange(len(idx)), yb] -= 1
+            g /= len(idx)
+            gw2 = h.T @ g + decay * w2
+            gb2 = g.sum(axis=0)
+            gh = (g @ w2.T) * (h_pre > 0)
+            gw1 = xb.T @ gh + decay * w1
+            gb1 = gh.sum(axis=0)
+            step += 1
+            for param, grad, m, v in zip(params, [gw1, gb1, gw2, gb2], moments, velocities, strict=True):
+                m *= 0.9
+                m += 0.1 * grad
+                v *= 0.999
+                v += 0.001 * grad * grad
+                m_hat = m / (1 - 0.9**step)
+                v_hat = v / (1 - 0.999**step)
+                param -= lr * m_hat / (np.sqrt(v_hat) + 1e-8)
+        print(f"epoch {epoch + 1}/{epochs} lr {lr:.5f}", file=sys.stderr)
+    return GlyphModel(
+        mean=mean.astype(np.float32), scale=scale.astype(np.float32), w1=w1, b1=b1, w2=w2, b2=b2
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=1500, help="samples per class")
+    parser.add_argument("--epochs", type=int, default=25)
+    parser.add_argument("--hidden", type=int, default=160)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument(
+        "-o", "--output", default=str(Path(__file__).resolve().parents[1] / "vision/models/glyphs.npz")
+    )
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    fonts = truetype_fonts()
+    # Hold out one font family to report accuracy on lettering the model never saw.
+    held_out = [f for f in fonts if "LiberationSerif" in f]
+    training_fonts = [f for f in fonts if f not in held_out]
+    started = time.time()
+    x, y = build_dataset(rng, args.samples, training_fonts)
+    print(
+        f"{len(x)} training glyphs from {len(training_fonts)} fonts + Hershey"
+        f" in {time.time() - started:.0f}s",
+        file=sys.stderr,
+    )
+    model = train(x, y, rng, args.hidden, args.epochs)
+    train_accuracy = float((model.probabilities(x).argmax(axis=1) == y).mean())
+    if held_out:
+        xv, yv = build_dataset(np.random.default_rng(args.seed + 1), 150, held_out)
+        valid = float((model.probabilities(xv).argmax(axis=1) == yv).mean())
+        print(f"accuracy: training {train_accuracy:.3f}, held-out font {valid:.3f}", file=sys.stderr)
+    model.save(args.output)
+    print(
+        f"saved {args.output} ({os.path.getsize(args.output) // 1024} KB) in {time.time() - started:.0f}s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The `trickmate scan` and `trickmate calibrate` subcommands."""

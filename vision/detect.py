@@ -1,0 +1,284 @@
+"""Finding card faces and their index corners in a photo.
+
+Steps, each a pure function on arrays:
+
+1. :func:`working_image` scales the photo so its long side is at most ``WORK_SIDE``.
+2. :func:`paper_regions` finds bright, low-saturation paper (card faces) and splits it
+   into regions: one region is one lone card, or a fan / pile of overlapping cards.
+3. :func:`ink_components` finds the ink on that paper (dark or coloured blobs: glyphs,
+   suit symbols, pips, art) as connected components.
+4. :func:`index_pairs` proposes index corners: a rank glyph (one component, or two side by
+   side for "10") with a suit symbol just "below" it, in any rotation.
+
+Reading the proposals is :mod:`vision.read`'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Long side of the working image, pixels.
+WORK_SIDE = 1280
+
+
+def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+    """Downscale (H, W, 3) ``image`` so that its long side is at most ``side``.
+
+    Returns ``(small, scale)`` where ``small`` pixel coordinates times ``scale`` give the
+    original image's.
+
+    >>> small, scale = working_image(np.zeros((2000, 4000, 3), np.uint8), 1000)
+    >>> small.shape, scale
+    ((500, 1000, 3), 4.0)
+    """
+    height, width = image.shape[:2]
+    long_side = max(height, width)
+    if long_side <= side:
+        return image, 1.0
+    factor = side / long_side
+    size = (max(1, round(width * factor)), max(1, round(height * factor)))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return small, long_side / side
+
+
+@dataclass(frozen=True)
+class Regions:
+    """Paper regions of a working image.
+
+    ``labels``: (H, W) int32, 0 = no paper, i + 1 = region i (holes filled);
+    ``quads``: per region, a (4, 2) float32 outline when the region is one lone card
+    (a filled, card-shaped quadrilateral), else None; ``areas``: pixel area per region.
+    """
+
+    labels: np.ndarray
+    quads: list[np.ndarray | None]
+    areas: list[float]
+
+
+def paper_mask(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 mask (255) of bright, low-saturation pixels: card paper.
+
+    The brightness threshold adapts to the photo (Otsu on the value channel, clamped), so
+    dim photos and bright ones both work; colourful card backs and tables are excluded.
+
+    >>> image = np.zeros((40, 40, 3), np.uint8); image[10:30, 10:30] = 235
+    >>> int(paper_mask(image)[20, 20]), int(paper_mask(image)[2, 2])
+    (255, 0)
+    """
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    saturation = hsv[:, :, 1]
+    value = hsv[:, :, 2]
+    otsu, _ = cv2.threshold(value, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    threshold = float(np.clip(otsu, 95, 190))
+    bright = value > threshold
+    # Paper may pick up a tint from the light: allow more saturation on brighter paper.
+    pale = saturation.astype(np.int16) < (45 + (value.astype(np.int16) - int(threshold)) // 2)
+    return ((bright & pale).astype(np.uint8)) * 255
+
+
+def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regions:
+    """Paper regions of a BGR working image (see :class:`Regions`).
+
+    >>> image = np.full((200, 300, 3), 40, np.uint8)
+    >>> _ = cv2.rectangle(image, (50, 40), (129, 159), (240, 240, 240), -1)
+    >>> regions = paper_regions(image)
+    >>> len(regions.quads), regions.quads[0] is not None
+    (1, True)
+    """
+    paper = paper_mask(image)
+    height, width = paper.shape
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, kernel)
+    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = min_area_fraction * height * width
+    labels = np.zeros((height, width), np.int32)
+    quads: list[np.ndarray | None] = []
+    areas: list[float] = []
+    for contour in contours:
+        area = float(cv2.contourArea(contour))
+        if area < min_area:
+            continue
+        quads.append(_card_quad(contour, area))
+        areas.append(area)
+        cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
+    return Regions(labels=labels, quads=quads, areas=areas)
+
+
+def _card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
+    """The contour's quadrilateral outline when it is one card-shaped region, else None."""
+    hull = cv2.convexHull(contour)
+    hull_area = float(cv2.contourArea(hull))
+    if hull_area <= 0 or area / hull_area < 0.93:
+        return None
+    perimeter = cv2.arcLength(hull, True)
+    quad = None
+    for epsilon in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            break
+    if quad is None:
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if area / max(w * h, 1.0) < 0.9:
+            return None
+        quad = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
+    if float(cv2.contourArea(quad)) < 0.9 * hull_area:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    long_side = (sides[0] + sides[2]) / 2.0
+    short_side = (sides[1] + sides[3]) / 2.0
+    if short_side > long_side:
+        long_side, short_side = short_side, long_side
+    aspect = long_side / max(short_side, 1.0)
+    # Cards are 1.4-1.56 long; perspective squeezes one way or the other.
+    if not 1.1 <= aspect <= 2.1:
+        return None
+    return quad
+
+
+@dataclass(frozen=True)
+class Ink:
+    """Ink components on paper.
+
+    ``labels``: (H, W) int32 component labels (0 = none); ``boxes``: (N, 4) int32
+    x, y, w, h per component (index i is label i + 1); ``centers``: (N, 2) float32;
+    ``sizes``: (N,) float32, the long side of each component's rotated bounding box;
+    ``region``: (N,) int32, the paper region (0-based, -1 none) each component lies in.
+    """
+
+    labels: np.ndarray
+    boxes: np.ndarray
+    centers: np.ndarray
+    sizes: np.ndarray
+    region: np.ndarray
+
+
+def ink_mask(image: np.ndarray, regions: Regions) -> np.ndarray:
+    """(H, W) uint8 mask (255) of ink: pixels inside paper regions that are not paper.
+
+    Ink is darker than the paper around it (a local maximum filter estimates the paper's
+    brightness, so shading does not matter) or clearly coloured.
+    """
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    value = hsv[:, :, 2].astype(np.float32)
+    saturation = hsv[:, :, 1].astype(np.int16)
+    side = max(9, (min(image.shape[:2]) // 60) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    background = cv2.blur(cv2.dilate(value, kernel), (side, side))
+    background_saturation = cv2.erode(saturation.astype(np.uint8), kernel).astype(np.int16)
+    dark = value < 0.72 * background
+    coloured = (saturation - background_saturation > 70) & (value < 0.97 * background + 8)
+    inside = regions.labels > 0
+    # Shading along paper edges is not ink: keep a margin inside each region.
+    inner = cv2.erode(inside.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    return (((dark | coloured) & (inner > 0)).astype(np.uint8)) * 255
+
+
+def ink_components(image: np.ndarray, regions: Regions, min_size: float = 5.0) -> Ink:
+    """Connected ink components on paper, with their boxes, centres and sizes."""
+    mask = ink_mask(image, regions)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = stats[1:, :4].astype(np.int32)
+    areas = stats[1:, 4].astype(np.float32)
+    centers = centroids[1:].astype(np.float32)
+    long_side = np.maximum(boxes[:, 2], boxes[:, 3]).astype(np.float32)
+    max_size = 0.12 * max(image.shape[:2])
+    keep = (long_side >= min_size) & (areas >= 10) & (long_side <= max_size)
+    # Index glyphs are compact: reject long thin lines (card edges, art outlines).
+    keep &= areas >= 0.04 * boxes[:, 2].astype(np.float32) * boxes[:, 3]
+    index = np.flatnonzero(keep)
+    remap = np.zeros(count, np.int32)
+    remap[index + 1] = np.arange(1, index.size + 1, dtype=np.int32)
+    labels = remap[labels]
+    boxes = boxes[index]
+    centers = centers[index]
+    # Rotation-invariant size: the diagonal of the box is a fair, cheap proxy.
+    sizes = np.hypot(boxes[:, 2], boxes[:, 3]).astype(np.float32) / 1.25
+    cx = np.clip(centers[:, 0].round().astype(np.int32), 0, image.shape[1] - 1)
+    cy = np.clip(centers[:, 1].round().astype(np.int32), 0, image.shape[0] - 1)
+    region = regions.labels[cy, cx] - 1
+    return Ink(labels=labels, boxes=boxes, centers=centers, sizes=sizes, region=region.astype(np.int32))
+
+
+@dataclass(frozen=True)
+class IndexPair:
+    """A proposed index corner: rank component(s) above a suit component.
+
+    Component numbers are 0-based indices into :class:`Ink` arrays.  ``down`` is the unit
+    vector from the rank's centre to the suit's centre.
+    """
+
+    rank: tuple[int, ...]
+    suit: int
+    down: tuple[float, float]
+
+
+def index_pairs(ink: Ink, max_neighbours: int = 5) -> list[IndexPair]:
+    """Every plausible (rank above suit) pair of nearby components of similar size.
+
+    >>> labels = np.zeros((10, 10), np.int32)
+    >>> boxes = np.array([[10, 10, 8, 12], [10, 25, 8, 8]], np.int32)
+    >>> centers = np.array([[14, 16], [14, 29]], np.float32)
+    >>> sizes = np.array([12, 9], np.float32)
+    >>> ink = Ink(labels, boxes, centers, sizes, np.zeros(2, np.int32))
+    >>> [(p.rank, p.suit) for p in index_pairs(ink)]
+    [((0,), 1), ((1,), 0)]
+    """
+    count = len(ink.centers)
+    if count < 2:
+        return []
+    centers = ink.centers.astype(np.float64)
+    sizes = ink.sizes.astype(np.float64)
+    delta = centers[None, :, :] - centers[:, None, :]
+    distance = np.hypot(delta[:, :, 0], delta[:, :, 1])
+    ratio = sizes[None, :] / sizes[:, None]
+    near = (distance >= 0.45 * sizes[:, None]) & (distance <= 2.4 * sizes[:, None])
+    near &= (ratio >= 0.35) & (ratio <= 1.6)
+    near &= ink.region[:, None] == ink.region[None, :]
+    np.fill_diagonal(near, False)
+    pairs: list[IndexPair] = []
+    for a in range(count):
+        candidates = np.flatnonzero(near[a])
+        if candidates.size == 0:
+            continue
+        candidates = candidates[np.argsort(distance[a, candidates])][:max_neighbours]
+        for b in candidates:
+            d = delta[a, b] / distance[a, b]
+            pairs.append(IndexPair((a,), int(b), (float(d[0]), float(d[1]))))
+            # "10": a second glyph of the same height beside the first, across "down".
+            for c in candidates:
+                if c == b:
+                    continue
+                side = delta[a, c]
+                across = abs(side[0] * d[1] - side[1] * d[0])
+                along = abs(side[0] * d[0] + side[1] * d[1])
+                if (
+                    across <= 1.1 * sizes[a]
+                    and along <= 0.3 * sizes[a]
+                    and 0.75 <= sizes[c] / sizes[a] <= 1.33
+                    and across >= 0.3 * sizes[a]
+                ):
+                    union = (centers[a] + centers[int(c)]) / 2.0
+                    e = centers[b] - union
+                    e /= max(float(np.hypot(e[0], e[1])), 1e-6)
+                    pairs.append(
+                        IndexPair((min(a, int(c)), max(a, int(c))), int(b), (float(e[0]), float(e[1])))
+                    )
+    return pairs
+
+
+def component_mask(ink: Ink, components: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, int]]:
+    """The binary mask (uint8) of ``components`` cut to their joint box, and the box's origin."""
+    boxes = ink.boxes[list(components)]
+    x0 = int(boxes[:, 0].min())
+    y0 = int(boxes[:, 1].min())
+    x1 = int((boxes[:, 0] + boxes[:, 2]).max())
+    y1 = int((boxes[:, 1] + boxes[:, 3]).max())
+    window = ink.labels[y0:y1, x0:x1]
+    mask = (window == components[0] + 1).astype(np.uint8)
+    for extra in components[1:]:
+        mask |= (window == extra + 1).astype(np.uint8)
+    return mask, (x0, y0)

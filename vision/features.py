@@ -1,0 +1,102 @@
+"""Glyph normalisation and feature vectors, shared by the reader, the profiles and training.
+
+A *glyph* is a set of ink pixels (one connected component, or two for "10") with an
+"up" direction: the reader sees the index corner of a card as a rank glyph stacked above
+a suit symbol, so the direction from the rank to the suit is "down".  A glyph is cut out
+of its binary mask, turned upright, scaled to fit a ``GLYPH_SIZE`` square (aspect kept)
+and described by gradient-orientation histograms plus a coarse bitmap.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Side of the normalised glyph square, in pixels.
+GLYPH_SIZE = 32
+#: The glyph's larger extent fills this many pixels of the square.
+GLYPH_FILL = 26
+_CELL = 8
+_BINS = 9
+_COARSE = 8
+
+
+def upright_glyph(
+    mask: np.ndarray, origin: tuple[float, float], down: tuple[float, float]
+) -> tuple[np.ndarray, float, float]:
+    """Cut the ink of ``mask`` out upright: ``down`` (a unit vector) becomes +y.
+
+    ``mask``: (h, w) uint8, non-zero on the glyph's pixels; ``origin``: (x, y) of the mask's
+    top-left pixel in the caller's coordinates (only used for the returned centre).
+    Returns ``(square, height, width)``: a (GLYPH_SIZE, GLYPH_SIZE) float32 image in [0, 1]
+    and the glyph's extents (pixels) along ``down`` and across it.
+
+    >>> bar = np.zeros((30, 10), np.uint8); bar[5:25, 3:7] = 1
+    >>> square, height, width = upright_glyph(bar, (0.0, 0.0), (0.0, 1.0))
+    >>> square.shape, round(height), round(width)
+    ((32, 32), 20, 4)
+    >>> _, height, width = upright_glyph(bar, (0.0, 0.0), (1.0, 0.0))
+    >>> round(height), round(width)
+    (4, 20)
+    """
+    ys, xs = np.nonzero(mask)
+    dx, dy = float(down[0]), float(down[1])
+    # "right" is down turned a quarter anticlockwise on screen (x right, y down).
+    rx, ry = dy, -dx
+    if xs.size == 0:
+        return np.zeros((GLYPH_SIZE, GLYPH_SIZE), np.float32), 0.0, 0.0
+    px = xs.astype(np.float32) + 0.5
+    py = ys.astype(np.float32) + 0.5
+    along = px * dx + py * dy
+    across = px * rx + py * ry
+    a0, a1 = float(along.min()), float(along.max())
+    c0, c1 = float(across.min()), float(across.max())
+    height = a1 - a0 + 1.0
+    width = c1 - c0 + 1.0
+    scale = GLYPH_FILL / max(height, width)
+    mid_a = (a0 + a1) / 2.0
+    mid_c = (c0 + c1) / 2.0
+    half = GLYPH_SIZE / 2.0
+    # out_x = scale * (across - mid_c) + half ; out_y = scale * (along - mid_a) + half
+    matrix = np.array(
+        [
+            [scale * rx, scale * ry, half - scale * mid_c],
+            [scale * dx, scale * dy, half - scale * mid_a],
+        ],
+        dtype=np.float32,
+    )
+    source: np.ndarray = (mask > 0).astype(np.float32)
+    if scale < 0.7:
+        # Shrinking a lot: blur first so thin strokes survive the resampling.
+        source = cv2.GaussianBlur(source, (0, 0), 0.5 / scale)
+    square = cv2.warpAffine(source, matrix, (GLYPH_SIZE, GLYPH_SIZE), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    return np.clip(square, 0.0, 1.0), height, width
+
+
+def glyph_features(square: np.ndarray, height: float, width: float) -> np.ndarray:
+    """Feature vector (float32, ``FEATURE_LENGTH``) of an upright glyph square.
+
+    >>> square = np.zeros((32, 32), np.float32); square[3:29, 12:20] = 1
+    >>> glyph_features(square, 26.0, 8.0).shape == (FEATURE_LENGTH,)
+    True
+    """
+    smooth = cv2.GaussianBlur(square.astype(np.float32), (3, 3), 0.8)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = np.sqrt(gx * gx + gy * gy)
+    angle = (np.arctan2(gy, gx) % np.pi) * (_BINS / np.pi)
+    bins = np.minimum(angle.astype(np.int32), _BINS - 1)
+    cells = GLYPH_SIZE // _CELL
+    cell_index = (np.arange(GLYPH_SIZE) // _CELL)[:, None] * cells + (np.arange(GLYPH_SIZE) // _CELL)[None, :]
+    flat = (cell_index * _BINS + bins).ravel()
+    hog = np.bincount(flat, weights=magnitude.ravel(), minlength=cells * cells * _BINS).astype(np.float32)
+    hog = np.sqrt(hog).astype(np.float32)
+    hog /= float(np.linalg.norm(hog)) + 1e-6
+    coarse = cv2.resize(square.astype(np.float32), (_COARSE, _COARSE), interpolation=cv2.INTER_AREA).ravel()
+    aspect = np.float32(np.log((height + 1.0) / (width + 1.0)))
+    fill = np.float32(square.mean())
+    return np.concatenate([hog * 4.0, coarse, [aspect, fill * 2.0]]).astype(np.float32)
+
+
+#: Length of :func:`glyph_features` vectors.
+FEATURE_LENGTH = (GLYPH_SIZE // _CELL) ** 2 * _BINS + _COARSE * _COARSE + 2

@@ -1,0 +1,1 @@
+"""Small model files shipped with the scanner (trained by scripts/train_reader.py)."""

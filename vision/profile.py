@@ -1,0 +1,259 @@
+"""Deck profiles: what the scanner knows about one physical deck, and how it learns it.
+
+A profile holds *exemplars*: feature vectors of the deck's own index glyphs (ranks and
+suit symbols, labelled), which sharpen the generic glyph model by nearest-neighbour
+evidence, and *templates*: small grey pictures of whole card faces, which recognise cards
+whose index cannot be read (Dragon, Phoenix, Dog, jokers).  ``builtin_profile(game)`` is
+the empty profile: the generic model alone.  ``calibrate`` learns a profile from photos
+of the deck's cards laid out face up in rows, in reading order.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cards import Card, Deck
+from companion.errors import TrickmateError
+from vision.features import FEATURE_LENGTH
+
+GAMES = ("tichu", "standard")
+#: Size (width, height) of whole-card templates.
+TEMPLATE_SIZE = (24, 36)
+PROFILE_VERSION = 1
+
+
+class CalibrationError(TrickmateError):
+    """Calibration photos that do not match their card lists (the message names the photo)."""
+
+
+class ProfileError(TrickmateError):
+    """A deck profile file that cannot be read."""
+
+
+def deck_of(game: str) -> Deck:
+    if game not in GAMES:
+        raise CalibrationError(f"unknown game {game!r}: use one of {', '.join(GAMES)}")
+    return Deck.TICHU if game == "tichu" else Deck.STANDARD
+
+
+@dataclass
+class DeckProfile:
+    """A deck's exemplar glyphs (``exemplars`` (N, F) float32 with ``labels`` (N,) class
+    names) and whole-card ``templates`` (card name -> (36, 24) float32, zero mean, unit norm)."""
+
+    game: str
+    exemplars: np.ndarray = field(default_factory=lambda: np.zeros((0, FEATURE_LENGTH), np.float32))
+    labels: tuple[str, ...] = ()
+    templates: dict[str, np.ndarray] = field(default_factory=dict)
+    spread: float = 1.0  # typical distance between exemplars of one class
+    name: str = "builtin"
+
+    def blend(self, features: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+        """Sharpen (N, C) model ``probabilities`` of (N, F) ``features`` with the exemplars."""
+        from vision.read import CLASS_INDEX
+
+        if self.exemplars.shape[0] == 0:
+            return probabilities
+        x = features.astype(np.float32)
+        e = self.exemplars
+        d2 = (x * x).sum(1)[:, None] + (e * e).sum(1)[None, :] - 2.0 * x @ e.T
+        distance = np.sqrt(np.maximum(d2, 0.0))
+        evidence = np.full(probabilities.shape, 0.03, np.float32)
+        label_index = np.array([CLASS_INDEX[label] for label in self.labels])
+        for column in np.unique(label_index):
+            nearest = distance[:, label_index == column].min(axis=1)
+            evidence[:, column] = np.exp(-0.5 * (nearest / self.spread) ** 2)
+        # "other": as likely as a class whose nearest exemplar lies 2.5 spreads away.
+        evidence[:, CLASS_INDEX["other"]] = np.exp(-0.5 * 2.5**2)
+        combined = np.sqrt(probabilities + 0.02) * (evidence + 0.005)
+        return np.asarray(combined / combined.sum(axis=1, keepdims=True), dtype=np.float32)
+
+    def match_template(self, template: np.ndarray) -> tuple[str | None, float]:
+        """The best-matching card name for a (36, 24) card template and its correlation."""
+        best: tuple[str | None, float] = (None, -1.0)
+        for name, stored in self.templates.items():
+            for candidate in (template, template[::-1, ::-1]):
+                score = float((candidate * stored).sum())
+                if score > best[1]:
+                    best = (name, score)
+        return best
+
+    def save(self, path: str | Path) -> None:
+        """Write the profile as one small .npz file."""
+        names = sorted(self.templates)
+        meta = {
+            "version": PROFILE_VERSION,
+            "game": self.game,
+            "labels": list(self.labels),
+            "template_names": names,
+            "spread": self.spread,
+            "name": self.name,
+        }
+        stack = np.stack([self.templates[n] for n in names]) if names else np.zeros((0, 36, 24), np.float32)
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            meta=np.array(json.dumps(meta)),
+            exemplars=self.exemplars.astype(np.float32),
+            templates=stack,
+        )
+        Path(path).write_bytes(buffer.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> DeckProfile:
+        """Read a profile written by :meth:`save`; raise :class:`ProfileError` if it is not one."""
+        try:
+            data = Path(path).read_bytes()
+            with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+                meta = json.loads(str(arrays["meta"]))
+                exemplars = arrays["exemplars"].astype(np.float32)
+                stack = arrays["templates"].astype(np.float32)
+        except FileNotFoundError:
+            raise ProfileError(f"{path}: no such deck profile") from None
+        except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
+            raise ProfileError(
+                f"{path}: not a deck profile made by 'trickmate calibrate' ({error})"
+            ) from None
+        if (
+            not isinstance(meta, dict)
+            or meta.get("version") != PROFILE_VERSION
+            or meta.get("game") not in GAMES
+        ):
+            raise ProfileError(f"{path}: not a deck profile made by this version of 'trickmate calibrate'")
+        if (
+            exemplars.ndim != 2
+            or exemplars.shape[1] != FEATURE_LENGTH
+            or len(meta["labels"]) != len(exemplars)
+        ):
+            raise ProfileError(f"{path}: the deck profile is damaged")
+        return cls(
+            game=str(meta["game"]),
+            exemplars=exemplars,
+            labels=tuple(str(label) for label in meta["labels"]),
+            templates={str(n): stack[i] for i, n in enumerate(meta["template_names"])},
+            spread=float(meta["spread"]),
+            name=str(meta.get("name", Path(path).stem)),
+        )
+
+
+def builtin_profile(game: str) -> DeckProfile:
+    """The profile used without calibration: the generic glyph model alone.
+
+    >>> builtin_profile("standard").game
+    'standard'
+    """
+    deck_of(game)
+    return DeckProfile(game=game)
+
+
+def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """(36, 24) float32 zero-mean unit-norm grey picture of the card outlined by ``quad``.
+
+    ``quad``: (4, 2) corners in order around the card (either direction, any start); the
+    long side is made vertical, so a card matches itself or itself turned half round.
+    """
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    quad = np.asarray(quad, np.float32)
+    side01 = float(np.linalg.norm(quad[1] - quad[0]))
+    side12 = float(np.linalg.norm(quad[2] - quad[1]))
+    if side01 > side12:  # make the first side a short one: portrait
+        quad = np.roll(quad, -1, axis=0)
+    width, height = TEMPLATE_SIZE
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    matrix = cv2.getPerspectiveTransform(quad, target)
+    # Average over the card: blur before sampling so small misalignments matter less.
+    scale = max(side01, side12) / height
+    source = cv2.GaussianBlur(grey, (0, 0), max(0.5, scale * 0.6)) if scale > 1.5 else grey
+    warped = cv2.warpPerspective(source, matrix, (width, height), flags=cv2.INTER_LINEAR).astype(np.float32)
+    warped -= warped.mean()
+    norm = float(np.linalg.norm(warped))
+    return warped / norm if norm > 1e-6 else warped
+
+
+def sort_reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:
+    """Indices of ``centers`` ((N, 2) x, y) in reading order: rows top to bottom, then left to right.
+
+    A new row starts where a card's centre lies more than half a card height below the row's.
+
+    >>> sort_reading_order(np.array([[300, 105], [100, 100], [110, 400], [200, 95.0]]), np.full(4, 150.0))
+    [1, 3, 0, 2]
+    """
+    order = sorted(range(len(centers)), key=lambda i: float(centers[i][1]))
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and centers[i][1] - np.mean([centers[j][1] for j in rows[-1]]) < 0.5 * float(
+            np.median(heights)
+        ):
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [i for row in rows for i in sorted(row, key=lambda j: float(centers[j][0]))]
+
+
+def calibrate(
+    photos: Sequence[tuple[np.ndarray, Sequence[Card]]], game: str, names: Sequence[str] | None = None
+) -> DeckProfile:
+    """Learn a deck from photos of its cards laid out face up in rows, in reading order.
+
+    ``photos``: (BGR image, the cards it shows in reading order) pairs.  Raises
+    :class:`CalibrationError` naming the photo (``names[i]``, else "photo i+1") when the
+    number of cards found differs from its list.
+    """
+    from vision.scan import learn_photo
+
+    deck_of(game)
+    exemplars: list[np.ndarray] = []
+    labels: list[str] = []
+    templates: dict[str, list[np.ndarray]] = {}
+    for number, (image, cards) in enumerate(photos):
+        name = names[number] if names is not None else f"photo {number + 1}"
+        for card in cards:
+            if card.deck is not deck_of(game):
+                raise CalibrationError(f"{name}: {card} is not a card of the {game} deck")
+        learnt = learn_photo(image, list(cards), game)
+        if isinstance(learnt, int):
+            raise CalibrationError(
+                f"{name}: found {learnt} card{'s' if learnt != 1 else ''} but the list names {len(cards)}"
+                " (lay the cards apart, face up, on a plain darker table)"
+            )
+        for vectors, vector_labels, card, template in learnt:
+            exemplars.extend(vectors)
+            labels.extend(vector_labels)
+            templates.setdefault(str(card), []).append(template)
+    stacked = (
+        np.stack(exemplars).astype(np.float32) if exemplars else np.zeros((0, FEATURE_LENGTH), np.float32)
+    )
+    merged = {}
+    for card_name, items in templates.items():
+        mean = np.mean(items, axis=0)
+        merged[card_name] = (mean / max(float(np.linalg.norm(mean)), 1e-6)).astype(np.float32)
+    return DeckProfile(
+        game=game,
+        exemplars=stacked,
+        labels=tuple(labels),
+        templates=merged,
+        spread=_spread(stacked, labels),
+        name="calibrated",
+    )
+
+
+def _spread(exemplars: np.ndarray, labels: Sequence[str]) -> float:
+    """Typical distance from an exemplar to the nearest one of its class (or half the nearest other)."""
+    if len(exemplars) < 2:
+        return 1.0
+    d2 = (exemplars**2).sum(1)[:, None] + (exemplars**2).sum(1)[None, :] - 2 * exemplars @ exemplars.T
+    distance = np.sqrt(np.maximum(d2, 0))
+    np.fill_diagonal(distance, np.inf)
+    same = np.array(labels)[:, None] == np.array(labels)[None, :]
+    own = np.where(same, distance, np.inf).min(axis=1)
+    other = np.where(~same, distance, np.inf).min(axis=1)
+    values = np.where(np.isfinite(own), own, other / 2)
+    values = values[np.isfinite(values)]
+    return float(max(np.median(values), 0.3)) if values.size else 1.0

@@ -1,0 +1,192 @@
+"""Reading index corners: which rank glyph and which suit symbol a proposed pair shows.
+
+A small multi-layer perceptron (numpy, weights in ``vision/models/glyphs.npz``, trained by
+``scripts/train_reader.py`` on glyphs rendered from many fonts and drawn suit shapes)
+gives each glyph a probability per class.  A deck profile made by calibration adds
+nearest-neighbour evidence from that deck's own glyphs.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import io
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from companion.cards import Card, Special, Suit
+from vision.detect import IndexPair, Ink, component_mask
+from vision.features import glyph_features, upright_glyph
+
+if TYPE_CHECKING:
+    from vision.profile import DeckProfile
+
+RANK_CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_CLASSES: tuple[str, ...] = ("jade", "sword", "pagoda", "star", "clubs", "diamonds", "hearts", "spades")
+#: Every class the glyph model knows; "other" is anything that is neither.
+CLASSES: tuple[str, ...] = (*RANK_CLASSES, *SUIT_CLASSES, "other")
+CLASS_INDEX: dict[str, int] = {name: i for i, name in enumerate(CLASSES)}
+
+SUIT_BY_NAME: dict[str, Suit] = {
+    "jade": Suit.JADE,
+    "sword": Suit.SWORD,
+    "pagoda": Suit.PAGODA,
+    "star": Suit.STAR,
+    "clubs": Suit.CLUBS,
+    "diamonds": Suit.DIAMONDS,
+    "hearts": Suit.HEARTS,
+    "spades": Suit.SPADES,
+}
+GAME_SUITS: dict[str, tuple[str, ...]] = {
+    "tichu": ("jade", "sword", "pagoda", "star"),
+    "standard": ("clubs", "diamonds", "hearts", "spades"),
+}
+GAME_RANKS: dict[str, tuple[str, ...]] = {
+    "tichu": RANK_CLASSES,
+    "standard": RANK_CLASSES[1:],
+}
+#: A pair reads as an index corner only above this score.
+MIN_PAIR_SCORE = 0.35
+
+
+@dataclass(frozen=True)
+class GlyphModel:
+    """A one-hidden-layer perceptron over :func:`vision.features.glyph_features`."""
+
+    mean: np.ndarray  # (F,)
+    scale: np.ndarray  # (F,)
+    w1: np.ndarray  # (F, H)
+    b1: np.ndarray  # (H,)
+    w2: np.ndarray  # (H, C)
+    b2: np.ndarray  # (C,)
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """(N, F) features -> (N, len(CLASSES)) class probabilities."""
+        x = (features - self.mean) / self.scale
+        hidden = np.maximum(x @ self.w1 + self.b1, 0.0)
+        logits = hidden @ self.w2 + self.b2
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+
+    def save(self, file: io.BytesIO | str) -> None:
+        np.savez_compressed(
+            file,
+            mean=self.mean,
+            scale=self.scale,
+            w1=self.w1.astype(np.float16),
+            b1=self.b1,
+            w2=self.w2.astype(np.float16),
+            b2=self.b2,
+            classes=np.array(CLASSES),
+        )
+
+    @classmethod
+    def from_npz(cls, data: bytes) -> GlyphModel:
+        with np.load(io.BytesIO(data)) as arrays:
+            classes = tuple(str(c) for c in arrays["classes"])
+            if classes != CLASSES:
+                raise ValueError("the glyph model was trained for other classes; run scripts/train_reader.py")
+            return cls(
+                mean=arrays["mean"].astype(np.float32),
+                scale=arrays["scale"].astype(np.float32),
+                w1=arrays["w1"].astype(np.float32),
+                b1=arrays["b1"].astype(np.float32),
+                w2=arrays["w2"].astype(np.float32),
+                b2=arrays["b2"].astype(np.float32),
+            )
+
+
+@functools.cache
+def builtin_model() -> GlyphModel:
+    """The shipped glyph model, loaded once from the package."""
+    data = importlib.resources.files("vision.models").joinpath("glyphs.npz").read_bytes()
+    return GlyphModel.from_npz(data)
+
+
+def glyph_vector(ink: Ink, components: tuple[int, ...], down: tuple[float, float]) -> np.ndarray:
+    """Feature vector of ``components`` seen with ``down`` as down."""
+    mask, origin = component_mask(ink, components)
+    square, height, width = upright_glyph(mask, (float(origin[0]), float(origin[1])), down)
+    return glyph_features(square, height, width)
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    """One index corner read: rank and suit class names with the pair's score in [0, 1]."""
+
+    pair: IndexPair
+    rank: str
+    suit: str
+    score: float
+    center: tuple[float, float]  # the rank glyph's centre (working pixels)
+    size: float  # the rank glyph's size (working pixels)
+
+    def card(self, game: str) -> Card:
+        """The card this index names (a "1" is the Mahjong)."""
+        if self.rank == "1":
+            return Card(special=Special.MAHJONG)
+        rank = {"J": 11, "Q": 12, "K": 13, "A": 14}.get(self.rank) or int(self.rank)
+        return Card(rank=rank, suit=SUIT_BY_NAME[self.suit])
+
+
+def classify_glyphs(features: np.ndarray, profile: DeckProfile | None) -> np.ndarray:
+    """(N, F) -> (N, len(CLASSES)) probabilities: the model, sharpened by the profile's exemplars."""
+    probabilities = builtin_model().probabilities(features)
+    if profile is not None and profile.exemplars.shape[0] > 0:
+        probabilities = profile.blend(features, probabilities)
+    return probabilities
+
+
+def read_pairs(
+    ink: Ink, pairs: list[IndexPair], game: str, profile: DeckProfile | None = None
+) -> list[IndexReading]:
+    """Read every proposed pair; keep the best non-overlapping readings above ``MIN_PAIR_SCORE``."""
+    if not pairs:
+        return []
+    keys: dict[tuple[tuple[int, ...], tuple[float, float]], int] = {}
+    vectors: list[np.ndarray] = []
+
+    def vector_index(components: tuple[int, ...], down: tuple[float, float]) -> int:
+        # Directions within a few degrees share one crop.
+        key = (components, (round(down[0] * 8) / 8, round(down[1] * 8) / 8))
+        if key not in keys:
+            keys[key] = len(vectors)
+            vectors.append(glyph_vector(ink, components, down))
+        return keys[key]
+
+    rank_rows = [vector_index(p.rank, p.down) for p in pairs]
+    suit_rows = [vector_index((p.suit,), p.down) for p in pairs]
+    probabilities = classify_glyphs(np.stack(vectors), profile)
+    rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]
+    suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
+    rank_p = probabilities[rank_rows][:, rank_columns]
+    suit_p = probabilities[suit_rows][:, suit_columns]
+    best_rank = rank_p.argmax(axis=1)
+    best_suit = suit_p.argmax(axis=1)
+    scores = rank_p.max(axis=1) * suit_p.max(axis=1)
+    used: set[int] = set()
+    readings: list[IndexReading] = []
+    for i in np.argsort(-scores):
+        if scores[i] < MIN_PAIR_SCORE:
+            break
+        pair = pairs[int(i)]
+        members = {*pair.rank, pair.suit}
+        if members & used:
+            continue
+        used |= members
+        center = ink.centers[list(pair.rank)].mean(axis=0)
+        size = float(ink.sizes[list(pair.rank)].max())
+        readings.append(
+            IndexReading(
+                pair=pair,
+                rank=GAME_RANKS[game][int(best_rank[i])],
+                suit=GAME_SUITS[game][int(best_suit[i])],
+                score=float(scores[i]),
+                center=(float(center[0]), float(center[1])),
+                size=size,
+            )
+        )
+    return readings

@@ -1,0 +1,318 @@
+"""Scanning a photo: find every card face, read it, and judge the cards together.
+
+``scan_image(image, game, profile)`` runs the steps of :mod:`vision.detect` and
+:mod:`vision.read` on a working-resolution copy and assembles index readings into cards:
+
+- indices inside a lone card's outline are one card (a card shows its index twice);
+  its corners are the outline's;
+- indices in a fan or pile are one card each, except two indices naming the same card
+  whose predicted card centres coincide; corners are predicted from the index geometry;
+- a lone card outline without a readable index is matched against the profile's
+  whole-card templates (special cards, jokers); without a match it is not a card face
+  (a card back, a chip, a note).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from companion.cards import Card, card_points, parse_cards
+from vision.detect import Regions, index_pairs, ink_components, paper_regions, working_image
+from vision.profile import DeckProfile, card_template, deck_of
+from vision.read import IndexReading, read_pairs
+
+# Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
+# the rank glyph's centre): a typical index sits near the top-left corner.
+CARD_WIDTH_PER_GLYPH = 5.2
+CARD_HEIGHT_PER_GLYPH = 7.4
+INDEX_OFFSET = (0.55, 0.75)  # rank centre from the card's top-left corner, in glyph sizes
+#: Minimum correlation for a whole-card template match.
+TEMPLATE_THRESHOLD = 0.72
+
+
+@dataclass(frozen=True)
+class FoundCard:
+    """A card face found in a photo: what it is, how sure, and its (4, 2) float32 corners
+    (TL, TR, BR, BL as the card reads upright) in the photo's pixels."""
+
+    card: Card
+    confidence: float
+    corners: np.ndarray
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": str(self.card),
+            "confidence": round(float(self.confidence), 3),
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+        }
+
+
+@dataclass
+class ScanResult:
+    """The cards found in one photo, for ``game``, and the time it took (milliseconds)."""
+
+    cards: list[FoundCard]
+    game: str = "tichu"
+    ms: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def combination(self) -> dict[str, Any] | None:
+        """The Tichu reading of all the cards together (None when none, or for other games)."""
+        if self.game != "tichu" or not self.cards:
+            return None
+        from companion.tichu.combinations import classify
+
+        found = classify(card.card for card in self.cards)
+        return None if found is None else dict(found.to_json())
+
+    def points(self) -> int:
+        return card_points(card.card for card in self.cards)
+
+    def to_json(self, image_name: str) -> dict[str, Any]:
+        """The line of ``trickmate scan`` for this image (CONTRACTS section 4)."""
+        return {
+            "image": image_name,
+            "cards": [card.to_json() for card in self.cards],
+            "combination": self.combination(),
+            "points": self.points(),
+            "ms": round(self.ms, 1),
+        }
+
+
+def _frame(down: tuple[float, float]) -> np.ndarray:
+    """(2, 2) matrix whose rows are the upright frame's x ("right") and y ("down") axes."""
+    dx, dy = down
+    return np.array([[dy, -dx], [dx, dy]], np.float64)
+
+
+def order_corners(quad: np.ndarray, down: tuple[float, float]) -> np.ndarray:
+    """Order a (4, 2) outline as TL, TR, BR, BL of the card seen with ``down`` as down.
+
+    >>> quad = np.array([[10, 10], [10, 50], [40, 50], [40, 10]], np.float32)
+    >>> order_corners(quad, (0.0, 1.0)).tolist()
+    [[10.0, 10.0], [40.0, 10.0], [40.0, 50.0], [10.0, 50.0]]
+    >>> order_corners(quad, (0.0, -1.0))[0].tolist()
+    [40.0, 50.0]
+    """
+    points = np.asarray(quad, np.float64)
+    local = (points - points.mean(axis=0)) @ _frame(down).T
+    angles = np.arctan2(local[:, 1], local[:, 0])
+    ordered = points[np.argsort(angles)]  # clockwise on screen, starting near "left"
+    local_ordered = (ordered - points.mean(axis=0)) @ _frame(down).T
+    start = int(np.argmin(local_ordered[:, 0] + local_ordered[:, 1]))
+    return np.asarray(np.roll(ordered, -start, axis=0), dtype=np.float32)
+
+
+def predicted_card(reading: IndexReading) -> np.ndarray:
+    """(4, 2) TL, TR, BR, BL of the whole card an index corner belongs to (working pixels)."""
+    size = reading.size
+    left = -INDEX_OFFSET[0] * size
+    top = -INDEX_OFFSET[1] * size
+    right = left + CARD_WIDTH_PER_GLYPH * size
+    bottom = top + CARD_HEIGHT_PER_GLYPH * size
+    local = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
+    world = local @ _frame(reading.pair.down) + np.asarray(reading.center)
+    return np.asarray(world, dtype=np.float32)
+
+
+def _near_a_corner(reading: IndexReading, quad: np.ndarray) -> bool:
+    """True when the index lies in a corner of the lone card ``quad`` (not among its pips)."""
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    reach = 0.38 * float(sides.min())
+    return bool(np.min(np.linalg.norm(quad - np.asarray(reading.center), axis=1)) <= reach + reading.size)
+
+
+@dataclass
+class _Candidate:
+    card: Card
+    confidence: float
+    corners: np.ndarray  # working pixels
+    center: np.ndarray
+    height: float
+
+
+def assemble(
+    readings: list[IndexReading], regions: Regions, game: str, image: np.ndarray, profile: DeckProfile | None
+) -> list[_Candidate]:
+    """Group index readings into cards (see the module docstring)."""
+    by_region: dict[int, list[IndexReading]] = {}
+    loose: list[IndexReading] = []
+    height, width = regions.labels.shape
+    for reading in readings:
+        x = min(max(round(reading.center[0]), 0), width - 1)
+        y = min(max(round(reading.center[1]), 0), height - 1)
+        region = int(regions.labels[y, x]) - 1
+        quad = regions.quads[region] if region >= 0 else None
+        if quad is not None:
+            if _near_a_corner(reading, quad):
+                by_region.setdefault(region, []).append(reading)
+        else:
+            loose.append(reading)
+    candidates: list[_Candidate] = []
+    for region, members in by_region.items():
+        quad = regions.quads[region]
+        assert quad is not None
+        votes: dict[Card, list[IndexReading]] = {}
+        for reading in members:
+            votes.setdefault(reading.card(game), []).append(reading)
+        card, agreeing = max(votes.items(), key=lambda item: sum(r.score for r in item[1]))
+        confidence = 1.0 - float(np.prod([1.0 - r.score for r in agreeing]))
+        confidence *= sum(r.score for r in agreeing) / sum(r.score for r in members)
+        best = max(agreeing, key=lambda r: r.score)
+        corners = order_corners(quad, best.pair.down)
+        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+        candidates.append(_Candidate(card, confidence, corners, corners.mean(axis=0), float(sides.max())))
+    # Lone cards without a readable index: whole-card templates (specials, jokers).
+    if profile is not None and profile.templates:
+        for region, quad in enumerate(regions.quads):
+            if quad is None or region in by_region:
+                continue
+            name, score = profile.match_template(card_template(image, quad))
+            if name is not None and score >= TEMPLATE_THRESHOLD:
+                card = parse_cards(name, deck_of(game))[0]
+                corners = order_corners(quad, (0.0, 1.0))
+                sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+                candidates.append(_Candidate(card, score, corners, corners.mean(axis=0), float(sides.max())))
+    # Fans and piles: one card per index, merging the two indices of one card.
+    loose.sort(key=lambda r: -r.score)
+    kept: list[_Candidate] = []
+    for reading in loose:
+        corners = predicted_card(reading)
+        center = corners.mean(axis=0)
+        card_height = CARD_HEIGHT_PER_GLYPH * reading.size
+        card = reading.card(game)
+        duplicate = any(
+            k.card == card and float(np.linalg.norm(k.center - center)) < 0.3 * card_height for k in kept
+        )
+        if not duplicate:
+            kept.append(_Candidate(card, reading.score, corners, center, card_height))
+    return candidates + kept
+
+
+def find_cards(
+    image: np.ndarray, game: str = "tichu", profile: DeckProfile | None = None
+) -> tuple[list[FoundCard], dict[str, Any]]:
+    """The card faces in a BGR (H, W, 3) uint8 photo and some working data for callers."""
+    small, scale = working_image(image)
+    regions = paper_regions(small)
+    ink = ink_components(small, regions)
+    pairs = index_pairs(ink)
+    readings = read_pairs(ink, pairs, game, profile)
+    candidates = assemble(readings, regions, game, small, profile)
+    cards = [
+        FoundCard(
+            card=c.card,
+            confidence=min(1.0, max(0.0, c.confidence)),
+            corners=(c.corners * scale).astype(np.float32),
+        )
+        for c in candidates
+    ]
+    return cards, {"regions": regions, "ink": ink, "readings": readings, "scale": scale, "small": small}
+
+
+def scan_image(image: np.ndarray, game: str = "tichu", profile: DeckProfile | None = None) -> ScanResult:
+    """Find and read every card face in a BGR (H, W, 3) uint8 photo.
+
+    >>> result = scan_image(np.zeros((480, 640, 3), np.uint8))
+    >>> result.cards, result.to_json("empty.jpg")["points"]
+    ([], 0)
+    """
+    deck_of(game)
+    if profile is not None and profile.game != game:
+        profile = None if not profile.templates and profile.exemplars.shape[0] == 0 else profile
+    started = time.perf_counter()
+    cards, _ = find_cards(image, game, profile)
+    return ScanResult(cards=cards, game=game, ms=(time.perf_counter() - started) * 1000.0)
+
+
+def learn_photo(
+    image: np.ndarray, cards: list[Card], game: str
+) -> int | list[tuple[list[np.ndarray], list[str], Card, np.ndarray]]:
+    """Learn one calibration photo: per card (in reading order), its index glyph vectors with
+    their class names, the card and its whole-card template.  Returns the number of cards
+    found instead when it differs from ``len(cards)``."""
+    from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector
+
+    small, _ = working_image(image)
+    regions = paper_regions(small)
+    lone = [i for i, quad in enumerate(regions.quads) if quad is not None]
+    if len(lone) != len(cards):
+        return len(lone)
+    quads = [regions.quads[i] for i in lone]
+    centers = np.array([q.mean(axis=0) for q in quads if q is not None])
+    heights = np.array(
+        [np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max() for q in quads if q is not None]
+    )
+    order = _reading_order(centers, heights)
+    ink = ink_components(small, regions)
+    pairs = index_pairs(ink)
+    results: list[tuple[list[np.ndarray], list[str], Card, np.ndarray]] = []
+    vectors_cache: dict[tuple[tuple[int, ...], tuple[float, float]], np.ndarray] = {}
+
+    def vector(components: tuple[int, ...], down: tuple[float, float]) -> np.ndarray:
+        key = (components, down)
+        if key not in vectors_cache:
+            vectors_cache[key] = glyph_vector(ink, components, down)
+        return vectors_cache[key]
+
+    for position, card in zip(order, cards, strict=True):
+        region = lone[position]
+        quad = regions.quads[region]
+        assert quad is not None
+        template = card_template(small, quad)
+        vectors: list[np.ndarray] = []
+        labels: list[str] = []
+        if card.rank is not None or str(card) == "Mahjong":
+            rank_label = "1" if card.rank is None else RANK_CLASSES[card.rank - 1]
+            suit_label = card.suit.name.lower() if card.suit is not None else None
+            mine = [p for p in pairs if ink.region[p.suit] == region]
+            if mine:
+                rank_vectors = np.stack([vector(p.rank, p.down) for p in mine])
+                suit_vectors = np.stack([vector((p.suit,), p.down) for p in mine])
+                rank_p = classify_glyphs(rank_vectors, None)[:, CLASS_INDEX[rank_label]]
+                suit_p = (
+                    classify_glyphs(suit_vectors, None)[:, CLASS_INDEX[suit_label]]
+                    if suit_label is not None
+                    else np.ones(len(mine), np.float32)
+                )
+                scores = rank_p * suit_p
+                # The best pair near each corner of the card: its two indices.
+                used: set[int] = set()
+                found = 0
+                for i in np.argsort(-scores)[:8]:
+                    pair = mine[int(i)]
+                    members = {*pair.rank, pair.suit}
+                    if members & used:
+                        continue
+                    center = ink.centers[list(pair.rank)].mean(axis=0)
+                    reading = IndexReading(
+                        pair,
+                        rank_label,
+                        suit_label or "",
+                        float(scores[i]),
+                        (float(center[0]), float(center[1])),
+                        float(ink.sizes[list(pair.rank)].max()),
+                    )
+                    if not _near_a_corner(reading, quad):
+                        continue
+                    used |= members
+                    vectors.append(rank_vectors[int(i)])
+                    labels.append(rank_label)
+                    if suit_label is not None:
+                        vectors.append(suit_vectors[int(i)])
+                        labels.append(suit_label)
+                    found += 1
+                    if found == 2:
+                        break
+        results.append((vectors, labels, card, template))
+    return results
+
+
+def _reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:
+    from vision.profile import sort_reading_order
+
+    return sort_reading_order(centers, heights)
