@@ -157,8 +157,11 @@ class Push:
 
     def gifts(self) -> dict[int, Card]:
         """Receiving seat -> card."""
-        return {(self.seat + 1) % 4: self.to_next, partner_of(self.seat): self.to_partner,
-                (self.seat + 3) % 4: self.to_previous}
+        return {
+            (self.seat + 1) % 4: self.to_next,
+            partner_of(self.seat): self.to_partner,
+            (self.seat + 3) % 4: self.to_previous,
+        }
 
     def __str__(self) -> str:
         text = " ".join(f"{card}>{to}" for to, card in sorted(self.gifts().items()))
@@ -428,7 +431,9 @@ class TichuRound:
 
     @classmethod
     def from_hands(
-        cls, hands: Sequence[str | Iterable[Card]], rest: Sequence[str | Iterable[Card]] | None = None,
+        cls,
+        hands: Sequence[str | Iterable[Card]],
+        rest: Sequence[str | Iterable[Card]] | None = None,
         start: Phase | None = None,
     ) -> TichuRound:
         """A round from explicit hands (card notation or cards), see :class:`Setup`.
@@ -635,7 +640,7 @@ class TichuRound:
         """The combination ``action`` plays, or a RuleError saying why it is none or not held."""
         if not action.cards:
             raise RuleError(f"{action}: a play needs cards; to pass, pass")
-        if duplicates(action.cards):
+        if len(set(action.cards)) != len(action.cards):
             raise RuleError(f"{action}: {format_cards(duplicates(action.cards))} is played twice")
         missing = [card for card in action.cards if card not in self.hands[action.seat]]
         if missing:
@@ -672,8 +677,10 @@ class TichuRound:
         if seat == self.turn and not is_bomb and wish_ignored:
             fulfilment = self.wish_fulfilment(seat)
             if fulfilment is not None:
-                raise RuleError(f"seat {seat} cannot play {format_cards(action.cards)}: "
-                                f"{self._wish_reason(seat, fulfilment)}")
+                raise RuleError(
+                    f"seat {seat} cannot play {format_cards(action.cards)}: "
+                    f"{self._wish_reason(seat, fulfilment)}"
+                )
 
     def _verify_pass(self, action: Pass) -> None:
         seat = action.seat
@@ -785,8 +792,10 @@ class TichuRound:
         if action.seat != self.dragon_giver:
             raise RuleError(f"{action}: seat {self.dragon_giver} won the Dragon trick and gives it")
         if action.to not in SEATS or action.to % 2 == action.seat % 2:
-            raise RuleError(f"{action}: the Dragon trick goes to an opponent, seat "
-                            f"{(action.seat + 1) % 4} or {(action.seat + 3) % 4}")
+            raise RuleError(
+                f"{action}: the Dragon trick goes to an opponent, seat "
+                f"{(action.seat + 1) % 4} or {(action.seat + 3) % 4}"
+            )
 
     def _do_give_dragon(self, action: GiveDragon) -> Event:
         self.won[action.to] += self._dragon_cards
@@ -811,8 +820,15 @@ class TichuRound:
             actions += [GiveDragon(self.dragon_giver, (self.dragon_giver + step) % 4) for step in (1, 3)]
         elif self.phase is Phase.PLAY:
             actions.append(Pass(self.turn if self.turn is not None else 0))
+            top = self.trick.top
             for seat in self.in_play():
-                actions += [Play(seat, cards) for cards in candidate_card_sets(self.hands[seat])]
+                for cards in candidate_card_sets(self.hands[seat]):
+                    # Cheap filters first: out of turn only bombs (4+ cards), on a trick the same length.
+                    on_turn = seat == self.turn
+                    if (len(cards) >= 4 or on_turn) and (
+                        top is None or len(cards) in (top.length, 4) or len(cards) >= 5
+                    ):
+                        actions.append(Play(seat, cards))
         actions += [CallTichu(seat) for seat in SEATS]
         return [action for action in actions if self.can(action)]
 
