@@ -221,8 +221,10 @@ def _brute_force_readings(cards: list[Card]) -> set[tuple[Kind, float]]:
         return readings
     stand_ins: list[int | None] = list(range(2, 15)) if has_phoenix else [None]
     for stand_in in stand_ins:
-        ranks = sorted([1 if str(c) == "Mahjong" else c.rank or 0 for c in others] + (
-            [stand_in] if stand_in is not None else []))
+        ranks = sorted(
+            [1 if str(c) == "Mahjong" else c.rank or 0 for c in others]
+            + ([stand_in] if stand_in is not None else [])
+        )
         n = len(ranks)
         counts = {r: ranks.count(r) for r in set(ranks)}
         suits = {c.suit for c in others}
