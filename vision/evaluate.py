@@ -1,0 +1,403 @@
+"""How well the scanner reads the labelled photos in ``sample_images/``.
+
+``python -m vision.evaluate [--deck PROFILE] [--json] [--errors] [SET_DIR...]`` scans every
+image of each set (default: every set in ``sample_images/`` except the calibration photos)
+and prints per set: images, cards, precision, recall, exact-image rate (every card right and
+nothing extra), exact-points rate (the card points add up to the truth) and milliseconds per
+image (median and 95th percentile, scanning only, not reading the file).
+
+A set is a folder with JPEGs and ``labels.json`` = {"game", "images": [{"file", "cards":
+[{"card", "corners"}], ...}]}. A set whose labels name a ``calibration_manifest`` is scanned
+with a profile calibrated from that manifest (as a user would, with ``trickmate calibrate``)
+unless ``--deck`` is given or ``--no-calibrate``.
+
+Matching a prediction to a label: the same card, and the prediction's corner centroid lies
+inside the label's card outline or the two outlines overlap with IoU > 0.3. Each label is
+matched at most once, predictions taken by falling confidence.
+
+>>> square = [[0, 0], [10, 0], [10, 10], [0, 10]]
+>>> truth = [Truth("Kj", np.array(square, np.float32))]
+>>> predicted = [Prediction("Kj", np.array(square, np.float32) + 2), Prediction("Kj", np.array(square) + 50)]
+>>> match_cards(predicted, truth)
+[(0, 0)]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.cards import Card, Deck
+
+IOU_MATCH = 0.3
+DEFAULT_SETS_DIR = Path(__file__).resolve().parent.parent / "sample_images"
+SKIPPED_BY_DEFAULT = ("calibration",)  # photos to calibrate from, not to score
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A card the scanner reports: ``corners`` (4, 2) in image pixels."""
+
+    card: str
+    corners: np.ndarray
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class Truth:
+    """A labelled card: ``corners`` (4, 2), the card outline in image pixels."""
+
+    card: str
+    corners: np.ndarray
+
+
+@dataclass(frozen=True)
+class ImageOutcome:
+    """How one image went."""
+
+    file: str
+    truths: int
+    predictions: int
+    matched: int
+    exact: bool
+    points_exact: bool
+    ms: float
+    missed: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetSummary:
+    """The figures of one set. Precision is 1 when nothing was predicted; recall is 1 when
+    there was nothing to find."""
+
+    name: str
+    images: int
+    cards: int
+    predictions: int
+    matched: int
+    precision: float
+    recall: float
+    exact_image_rate: float
+    exact_points_rate: float
+    ms_median: float
+    ms_p95: float
+    profile: str = "builtin"
+    errors: list[str] = field(default_factory=list)
+
+
+Predictor = Callable[[np.ndarray, str], list[Prediction]]
+
+
+# --- pure matching and metrics ---------------------------------------------------------------
+
+
+def polygon_area(polygon: np.ndarray) -> float:
+    """Area of a simple polygon (N, 2) by the shoelace formula.
+
+    >>> polygon_area(np.array([[0, 0], [4, 0], [4, 3], [0, 3]]))
+    12.0
+    """
+    x, y = np.asarray(polygon, np.float64).T
+    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of the convex hulls of two polygons (N, 2).
+
+    >>> square = np.array([[0, 0], [2, 0], [2, 2], [0, 2]], np.float32)
+    >>> polygon_iou(square, square), round(polygon_iou(square, square + [1, 0]), 3)
+    (1.0, 0.333)
+    """
+    hull_a = cv2.convexHull(np.asarray(a, np.float32).reshape(-1, 1, 2))
+    hull_b = cv2.convexHull(np.asarray(b, np.float32).reshape(-1, 1, 2))
+    area_a, area_b = polygon_area(hull_a.reshape(-1, 2)), polygon_area(hull_b.reshape(-1, 2))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(hull_a, hull_b)
+    union = area_a + area_b - float(inter)
+    return float(inter) / union if union > 0 else 0.0
+
+
+def centroid_inside(prediction: np.ndarray, outline: np.ndarray) -> bool:
+    """Whether the centroid of ``prediction``'s corners lies inside (or on) ``outline``."""
+    cx, cy = np.asarray(prediction, np.float64).mean(axis=0)
+    contour = np.asarray(outline, np.float32).reshape(-1, 1, 2)
+    return bool(cv2.pointPolygonTest(contour, (float(cx), float(cy)), False) >= 0)
+
+
+def match_cards(predictions: Sequence[Prediction], truths: Sequence[Truth]) -> list[tuple[int, int]]:
+    """Pairs (prediction index, truth index): same card, and centroid inside or IoU > 0.3.
+    Predictions are taken by falling confidence; each takes the unmatched label it
+    overlaps most; each label is matched at most once."""
+    order = sorted(range(len(predictions)), key=lambda i: -predictions[i].confidence)
+    free = set(range(len(truths)))
+    pairs: list[tuple[int, int]] = []
+    for i in order:
+        prediction = predictions[i]
+        best: tuple[float, int] | None = None
+        for j in sorted(free):
+            truth = truths[j]
+            if truth.card != prediction.card:
+                continue
+            iou = polygon_iou(prediction.corners, truth.corners)
+            overlaps = iou > IOU_MATCH or centroid_inside(prediction.corners, truth.corners)
+            if overlaps and (best is None or iou > best[0]):
+                best = (iou, j)
+        if best is not None:
+            free.discard(best[1])
+            pairs.append((i, best[1]))
+    return sorted(pairs)
+
+
+def card_points_of(cards: Sequence[str], game: str) -> int:
+    """Card points of card names of ``game``'s deck (unreadable names count 0).
+
+    >>> card_points_of(["Kj", "5s", "Dragon", "??"], "tichu")
+    40
+    """
+    deck = Deck.TICHU if game == "tichu" else Deck.STANDARD
+    total = 0
+    for name in cards:
+        try:
+            total += Card.parse(name, deck).points
+        except ValueError:
+            continue
+    return total
+
+
+def score_image(
+    file: str, predictions: Sequence[Prediction], truths: Sequence[Truth], game: str, ms: float = 0.0
+) -> ImageOutcome:
+    """Match one image's predictions to its labels and judge it."""
+    pairs = match_cards(predictions, truths)
+    used_predictions = {i for i, _ in pairs}
+    used_truths = {j for _, j in pairs}
+    missed = tuple(truths[j].card for j in range(len(truths)) if j not in used_truths)
+    extra = tuple(predictions[i].card for i in range(len(predictions)) if i not in used_predictions)
+    points_exact = card_points_of([p.card for p in predictions], game) == card_points_of(
+        [t.card for t in truths], game
+    )
+    return ImageOutcome(
+        file=file,
+        truths=len(truths),
+        predictions=len(predictions),
+        matched=len(pairs),
+        exact=not missed and not extra,
+        points_exact=points_exact,
+        ms=ms,
+        missed=missed,
+        extra=extra,
+    )
+
+
+def summarise(name: str, outcomes: Sequence[ImageOutcome], profile: str = "builtin") -> SetSummary:
+    """The set's figures from its images' outcomes.
+
+    >>> good = ImageOutcome("a.jpg", 2, 2, 2, True, True, 10.0)
+    >>> bad = ImageOutcome("b.jpg", 2, 3, 1, False, False, 30.0)
+    >>> s = summarise("demo", [good, bad])
+    >>> (s.precision, s.recall, s.exact_image_rate, s.exact_points_rate, s.ms_median)
+    (0.6, 0.75, 0.5, 0.5, 20.0)
+    """
+    cards = sum(o.truths for o in outcomes)
+    predictions = sum(o.predictions for o in outcomes)
+    matched = sum(o.matched for o in outcomes)
+    times = np.array([o.ms for o in outcomes], np.float64)
+    count = len(outcomes)
+    return SetSummary(
+        name=name,
+        images=count,
+        cards=cards,
+        predictions=predictions,
+        matched=matched,
+        precision=round(matched / predictions, 4) if predictions else 1.0,
+        recall=round(matched / cards, 4) if cards else 1.0,
+        exact_image_rate=round(sum(o.exact for o in outcomes) / count, 4) if count else 0.0,
+        exact_points_rate=round(sum(o.points_exact for o in outcomes) / count, 4) if count else 0.0,
+        ms_median=round(float(np.median(times)), 1) if count else 0.0,
+        ms_p95=round(float(np.percentile(times, 95)), 1) if count else 0.0,
+        profile=profile,
+    )
+
+
+# --- reading sets and running the scanner ----------------------------------------------------
+
+
+def load_labels(set_dir: Path) -> dict[str, Any]:
+    """The set's labels.json, checked for the fields evaluation needs."""
+    path = set_dir / "labels.json"
+    try:
+        labels = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"{set_dir}: no labels.json: not a labelled set") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path}: not valid JSON ({error})") from None
+    if labels.get("game") not in ("tichu", "standard") or not isinstance(labels.get("images"), list):
+        raise ValueError(f"{path}: needs a 'game' (tichu or standard) and a list of 'images'")
+    return dict(labels)
+
+
+def truths_of(entry: dict[str, Any]) -> list[Truth]:
+    return [Truth(str(c["card"]), np.asarray(c["corners"], np.float32)) for c in entry.get("cards", [])]
+
+
+def evaluate_set(
+    set_dir: Path,
+    predictor: Predictor,
+    name: str | None = None,
+    profile: str = "builtin",
+    read: Callable[[Path], np.ndarray] | None = None,
+) -> tuple[SetSummary, list[ImageOutcome]]:
+    """Scan every labelled image of ``set_dir`` with ``predictor`` (image, game) and score
+    it. ``read`` reads an image file (default: vision.io.read_image). Predicted corners are
+    scaled back if the reader shrank the image."""
+    if read is None:
+        from vision.io import read_image
+
+        read = read_image
+    labels = load_labels(set_dir)
+    game = str(labels["game"])
+    outcomes: list[ImageOutcome] = []
+    errors: list[str] = []
+    for entry in labels["images"]:
+        file = str(entry["file"])
+        truths = truths_of(entry)
+        try:
+            image = read(set_dir / file)
+        except Exception as error:  # a broken sample counts as a miss, and is reported
+            errors.append(f"{file}: {error}")
+            outcomes.append(score_image(file, [], truths, game))
+            continue
+        start = time.perf_counter()
+        predictions = predictor(image, game)
+        ms = (time.perf_counter() - start) * 1000
+        width = entry.get("width")
+        if width and image.shape[1] != width:
+            factor = float(width) / image.shape[1]
+            predictions = [Prediction(p.card, p.corners * factor, p.confidence) for p in predictions]
+        outcomes.append(score_image(file, predictions, truths, game, ms))
+    summary = summarise(name or set_dir.name, outcomes, profile)
+    summary.errors.extend(errors)
+    return summary, outcomes
+
+
+def scanner_predictor(profile: Any = None) -> Predictor:
+    """The real scanner (vision.scan.scan_image) as a predictor, with an optional profile."""
+    from vision.scan import scan_image
+
+    def predict(image: np.ndarray, game: str) -> list[Prediction]:
+        result = scan_image(image, game, profile)
+        return [
+            Prediction(str(found.card), np.asarray(found.corners, np.float32), float(found.confidence))
+            for found in result.cards
+        ]
+
+    return predict
+
+
+def calibrated_profile(manifest: Path, game: str) -> Any:
+    """A profile learnt from a calibration manifest (CONTRACTS section 4), as `trickmate
+    calibrate` would make it."""
+    from companion.cards import parse_cards
+    from vision.io import read_image
+    from vision.profile import calibrate
+
+    document = json.loads(manifest.read_text())
+    deck = Deck.TICHU if game == "tichu" else Deck.STANDARD
+    photos = [
+        (read_image(manifest.parent / photo["file"]), parse_cards(photo["cards"], deck))
+        for photo in document["photos"]
+    ]
+    names = [str(photo["file"]) for photo in document["photos"]]
+    return calibrate(photos, game, names)
+
+
+def default_sets(root: Path = DEFAULT_SETS_DIR) -> list[Path]:
+    """Every labelled set under ``root`` except the calibration photos, sorted by name."""
+    if not root.is_dir():
+        return []
+    return sorted(
+        p for p in root.iterdir() if (p / "labels.json").is_file() and p.name not in SKIPPED_BY_DEFAULT
+    )
+
+
+def format_table(summaries: Sequence[SetSummary]) -> str:
+    """The figures as an aligned text table."""
+    header = (
+        f"{'set':<20} {'profile':<10} {'images':>6} {'cards':>6} {'precision':>9} {'recall':>7} "
+        f"{'exact-img':>9} {'exact-pts':>9} {'ms-med':>7} {'ms-p95':>7}"
+    )
+    lines = [header]
+    for s in summaries:
+        lines.append(
+            f"{s.name:<20} {s.profile:<10} {s.images:>6} {s.cards:>6} {s.precision:>9.3f} {s.recall:>7.3f} "
+            f"{s.exact_image_rate:>9.3f} {s.exact_points_rate:>9.3f} {s.ms_median:>7.1f} {s.ms_p95:>7.1f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0])
+    parser.add_argument("sets", nargs="*", type=Path, help="set folders (default: all in sample_images/)")
+    parser.add_argument(
+        "--deck", type=Path, help="a deck profile made by `trickmate calibrate`, for every set"
+    )
+    parser.add_argument("--no-calibrate", action="store_true", help="ignore calibration manifests of sets")
+    parser.add_argument("--json", action="store_true", help="write the figures as JSON to standard output")
+    parser.add_argument("--errors", action="store_true", help="list each image's missed and extra cards")
+    args = parser.parse_args(argv)
+
+    sets = list(args.sets) or default_sets()
+    if not sets:
+        print(f"no labelled sets found (looked in {DEFAULT_SETS_DIR})", file=sys.stderr)
+        return 2
+    deck_profile = None
+    if args.deck is not None:
+        from vision.profile import DeckProfile
+
+        deck_profile = DeckProfile.load(args.deck)
+    summaries: list[SetSummary] = []
+    details: dict[str, list[ImageOutcome]] = {}
+    for set_dir in sets:
+        try:
+            labels = load_labels(set_dir)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        profile, profile_name = deck_profile, ("deck" if deck_profile is not None else "builtin")
+        manifest = labels.get("calibration_manifest")
+        if profile is None and manifest and not args.no_calibrate:
+            profile, profile_name = calibrated_profile(set_dir / manifest, str(labels["game"])), "calibrated"
+        summary, outcomes = evaluate_set(set_dir, scanner_predictor(profile), profile=profile_name)
+        summaries.append(summary)
+        details[summary.name] = outcomes
+        for problem in summary.errors:
+            print(f"{summary.name}: could not read {problem}", file=sys.stderr)
+    if args.json:
+        document: dict[str, Any] = {"sets": {s.name: asdict(s) for s in summaries}}
+        if args.errors:
+            document["images"] = {name: [asdict(o) for o in found] for name, found in details.items()}
+        print(json.dumps(document, indent=2))
+    else:
+        print(format_table(summaries))
+        if args.errors:
+            for name, found in details.items():
+                for o in found:
+                    if not o.exact:
+                        missed, extra = " ".join(o.missed) or "-", " ".join(o.extra) or "-"
+                        print(f"{name}/{o.file}: missed {missed}; extra {extra}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
