@@ -50,12 +50,14 @@ class Regions:
 
     ``labels``: (H, W) int32, 0 = no paper, i + 1 = region i (holes filled);
     ``quads``: per region, a (4, 2) float32 outline when the region is one lone card
-    (a filled, card-shaped quadrilateral), else None; ``areas``: pixel area per region.
+    (a filled, card-shaped quadrilateral), else None; ``areas``: pixel area per region;
+    ``paper``: (H, W) uint8 paper mask (255) the regions were made from.
     """
 
     labels: np.ndarray
     quads: list[np.ndarray | None]
     areas: list[float]
+    paper: np.ndarray
 
 
 def paper_mask(image: np.ndarray) -> np.ndarray:
@@ -90,9 +92,10 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
     """
     paper = paper_mask(image)
     height, width = paper.shape
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, kernel)
-    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    # Close small gaps (an index touching a frame line) without joining cards that lie apart.
+    closed = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = min_area_fraction * height * width
     labels = np.zeros((height, width), np.int32)
     quads: list[np.ndarray | None] = []
@@ -104,7 +107,7 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         quads.append(_card_quad(contour, area))
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
-    return Regions(labels=labels, quads=quads, areas=areas)
+    return Regions(labels=labels, quads=quads, areas=areas, paper=paper)
 
 
 def _card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
@@ -156,30 +159,30 @@ class Ink:
     region: np.ndarray
 
 
-def ink_mask(image: np.ndarray, regions: Regions) -> np.ndarray:
-    """(H, W) uint8 mask (255) of ink: pixels inside paper regions that are not paper.
+def ink_mask(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 mask (255) of ink: pixels darker than the paper around them, or coloured.
 
-    Ink is darker than the paper around it (a local maximum filter estimates the paper's
-    brightness, so shading does not matter) or clearly coloured.
+    A local maximum filter estimates the paper's brightness, so shading does not matter.
     """
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     value = hsv[:, :, 2].astype(np.float32)
-    saturation = hsv[:, :, 1].astype(np.int16)
+    saturation = hsv[:, :, 1]
     side = max(9, (min(image.shape[:2]) // 60) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     background = cv2.blur(cv2.dilate(value, kernel), (side, side))
-    background_saturation = cv2.erode(saturation.astype(np.uint8), kernel).astype(np.int16)
-    dark = value < 0.72 * background
-    coloured = (saturation - background_saturation > 70) & (value < 0.97 * background + 8)
-    inside = regions.labels > 0
-    # Shading along paper edges is not ink: keep a margin inside each region.
-    inner = cv2.erode(inside.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
-    return (((dark | coloured) & (inner > 0)).astype(np.uint8)) * 255
+    background_saturation = cv2.erode(saturation, kernel).astype(np.int16)
+    dark = value < 0.75 * background
+    coloured = (saturation.astype(np.int16) - background_saturation > 60) & (value < 0.97 * background + 8)
+    return ((dark | coloured).astype(np.uint8)) * 255
 
 
 def ink_components(image: np.ndarray, regions: Regions, min_size: float = 5.0) -> Ink:
-    """Connected ink components on paper, with their boxes, centres and sizes."""
-    mask = ink_mask(image, regions)
+    """Connected ink components lying on paper, with their boxes, centres and sizes.
+
+    A component is on paper when most of the ring around its box is card paper, so ink on
+    the table (flowers, wood grain) and on card backs is left out.
+    """
+    mask = ink_mask(image)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     boxes = stats[1:, :4].astype(np.int32)
     areas = stats[1:, 4].astype(np.float32)
@@ -189,6 +192,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 5.0) -
     keep = (long_side >= min_size) & (areas >= 10) & (long_side <= max_size)
     # Index glyphs are compact: reject long thin lines (card edges, art outlines).
     keep &= areas >= 0.04 * boxes[:, 2].astype(np.float32) * boxes[:, 3]
+    keep &= _paper_ring(regions.paper, boxes) >= 0.55
     index = np.flatnonzero(keep)
     remap = np.zeros(count, np.int32)
     remap[index + 1] = np.arange(1, index.size + 1, dtype=np.int32)
@@ -201,6 +205,27 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 5.0) -
     cy = np.clip(centers[:, 1].round().astype(np.int32), 0, image.shape[0] - 1)
     region = regions.labels[cy, cx] - 1
     return Ink(labels=labels, boxes=boxes, centers=centers, sizes=sizes, region=region.astype(np.int32))
+
+
+def _paper_ring(paper: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Fraction of paper pixels in the ring between each (x, y, w, h) box and the box grown by half."""
+    height, width = paper.shape
+    integral = cv2.integral((paper > 0).astype(np.uint8))
+
+    def box_sum(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+        return (integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]).astype(np.float64)
+
+    x, y, w, h = (boxes[:, i].astype(np.int64) for i in range(4))
+    margin_x = np.maximum(2, w // 2)
+    margin_y = np.maximum(2, h // 2)
+    ox0 = np.clip(x - margin_x, 0, width)
+    oy0 = np.clip(y - margin_y, 0, height)
+    ox1 = np.clip(x + w + margin_x, 0, width)
+    oy1 = np.clip(y + h + margin_y, 0, height)
+    outer = box_sum(ox0, oy0, ox1, oy1)
+    inner = box_sum(x, y, np.clip(x + w, 0, width), np.clip(y + h, 0, height))
+    ring_area = (ox1 - ox0) * (oy1 - oy0) - w * h
+    return np.asarray((outer - inner) / np.maximum(ring_area, 1), dtype=np.float64)
 
 
 @dataclass(frozen=True)

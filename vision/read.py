@@ -48,7 +48,7 @@ GAME_RANKS: dict[str, tuple[str, ...]] = {
     "standard": RANK_CLASSES[1:],
 }
 #: A pair reads as an index corner only above this score.
-MIN_PAIR_SCORE = 0.35
+MIN_PAIR_SCORE = 0.6
 
 
 @dataclass(frozen=True)

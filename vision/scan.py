@@ -133,6 +133,8 @@ class _Candidate:
     corners: np.ndarray  # working pixels
     center: np.ndarray
     height: float
+    down: tuple[float, float] = (0.0, 1.0)
+    index_center: tuple[float, float] = (0.0, 0.0)
 
 
 def assemble(
@@ -185,12 +187,22 @@ def assemble(
         center = corners.mean(axis=0)
         card_height = CARD_HEIGHT_PER_GLYPH * reading.size
         card = reading.card(game)
-        duplicate = any(
-            k.card == card and float(np.linalg.norm(k.center - center)) < 0.3 * card_height for k in kept
-        )
+        duplicate = any(k.card == card and _same_card(k, center, reading, card_height) for k in kept)
         if not duplicate:
-            kept.append(_Candidate(card, reading.score, corners, center, card_height))
+            kept.append(
+                _Candidate(card, reading.score, corners, center, card_height, reading.pair.down, reading.center)
+            )
     return candidates + kept
+
+
+def _same_card(kept: _Candidate, center: np.ndarray, reading: IndexReading, card_height: float) -> bool:
+    """True when ``reading`` is another index of the card ``kept`` (same card, same place,
+    or the opposite corner: turned half round, about a card's diagonal away)."""
+    if float(np.linalg.norm(kept.center - center)) < 0.3 * card_height:
+        return True
+    facing = kept.down[0] * reading.pair.down[0] + kept.down[1] * reading.pair.down[1]
+    apart = float(np.hypot(kept.index_center[0] - reading.center[0], kept.index_center[1] - reading.center[1]))
+    return facing < -0.5 and apart < 1.3 * card_height
 
 
 def find_cards(
