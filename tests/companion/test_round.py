@@ -86,8 +86,10 @@ def test_verify_can_and_do_agree_and_a_refusal_changes_nothing() -> None:
         [line.split(": ")[1] for line in STRAIGHTS.strip().splitlines()[1:]], start=Phase.PLAY
     )
     before = snapshot(game)
-    refused: list[Action] = [Pass(0), Play.of(1, "Dog"), Play.of(0, "2s"), Play.of(0, "2j 4j"), GiveDragon(0, 1),
-               Push.to_seats(0, {1: "2j", 2: "3j", 3: "4j"}), CallGrandTichu(0), Play.of(7, "2j")]
+    refused: list[Action] = [
+        Pass(0), Play.of(1, "Dog"), Play.of(0, "2s"), Play.of(0, "2j 4j"), GiveDragon(0, 1),
+        Push.to_seats(0, {1: "2j", 2: "3j", 3: "4j"}), CallGrandTichu(0), Play.of(7, "2j"),
+    ]
     for action in refused:
         assert not game.can(action)
         with pytest.raises(RuleError) as caught:
