@@ -463,7 +463,7 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec) -> tuple[np.ndarray,
                 draw_coin(rng, canvas, where, short * rng.uniform(0.02, 0.04) * zoom)
             else:
                 draw_paper(rng, canvas, where, short * rng.uniform(0.2, 0.35) * zoom)
-    shadow = float(rng.uniform(40, 120)) if rng.random() < 0.7 * spec.effects else 0.0
+    shadow = float(rng.uniform(25, 90)) if rng.random() < 0.7 * spec.effects else 0.0
     shadow_shift = rng.normal(0, 1, 2)
     shadow_shift = shadow_shift / (np.linalg.norm(shadow_shift) + 1e-9)
     back_image: np.ndarray | None = None
@@ -503,12 +503,12 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec) -> tuple[np.ndarray,
         corners = _project(camera.homography, item.outline())
         affine = item.affine()
         index_corners = [
-            _project(camera.homography, _apply_affine(affine, box)).round(2).tolist()
+            _project(camera.homography, _apply_affine(affine, box)).round(1).tolist()
             for box, share in zip(item.index_boxes, index_fractions[k], strict=True)
             if share >= INDEX_VISIBLE
         ]
         labels.append(
-            CardLabel(item.card, corners.round(2).tolist(), round(fractions[k], 3), style.id, index_corners)
+            CardLabel(item.card, corners.round(1).tolist(), round(fractions[k], 3), style.id, index_corners)
         )
     return image, labels
 

@@ -1,0 +1,228 @@
+"""Make the labelled sample photos in sample_images/ (deterministic: same seeds, same files).
+
+    python scripts/make_sample_images.py [--out sample_images] [--sets tichu_seen,...] [--count N]
+
+Sets (each a folder with JPEGs and labels.json, see docs in vision/evaluate.py):
+- tichu_seen: Tichu decks of the families used in development;
+- tichu_heldout: Tichu decks of families never used in development or training;
+- standard_heldout: standard decks (some scenes with two decks) of held-out families;
+- calibration: photos of one held-out Tichu deck, 14 cards each in two rows in reading order,
+  with manifest.json for `trickmate calibrate` (CONTRACTS section 4);
+- calibration_scenes: table scenes of that same deck, to score after calibrating.
+
+Files are kept small (JPEG, mostly <= 1600 px wide, each under 400 KB, the whole folder
+around 15 MB).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.synth import DeckStyle, SceneSpec, render_scene
+from vision.synth.style import families
+
+# Photo sizes (width, height), drawn with these weights: mostly phone-video-like sizes.
+SIZES: tuple[tuple[tuple[int, int], float], ...] = (
+    ((1280, 720), 0.35),
+    ((1440, 1080), 0.15),
+    ((1600, 900), 0.15),
+    ((720, 1280), 0.1),
+    ((1080, 1440), 0.1),
+    ((1024, 768), 0.1),
+    ((1920, 1080), 0.05),
+)
+LAYOUT_WEIGHTS: tuple[tuple[str, float], ...] = (
+    ("apart", 0.25),
+    ("fan", 0.3),
+    ("pile", 0.2),
+    ("mixed", 0.17),
+    ("empty", 0.08),
+)
+MAX_FILE_BYTES = 400_000
+TARGET_BYTES_PER_MEGAPIXEL = 85_000  # JPEG quality is lowered until a photo fits this
+CALIBRATION_FAMILY = "mountain"
+CALIBRATION_SEED = 2024
+CALIBRATION_ROWS: tuple[str, ...] = (
+    "2j 3j 4j 5j 6j 7j 8j 9j 10j Jj Qj Kj Aj Mahjong",
+    "2s 3s 4s 5s 6s 7s 8s 9s 10s Js Qs Ks As Dog",
+    "2p 3p 4p 5p 6p 7p 8p 9p 10p Jp Qp Kp Ap Phoenix",
+    "2t 3t 4t 5t 6t 7t 8t 9t 10t Jt Qt Kt At Dragon",
+)
+
+
+@dataclass(frozen=True)
+class SetPlan:
+    name: str
+    game: str
+    families: tuple[str, ...]
+    count: int
+    seed: int
+    fixed_style: bool = False
+
+
+PLANS: tuple[SetPlan, ...] = (
+    SetPlan("tichu_seen", "tichu", families("tichu", held_out=False), 36, 101),
+    SetPlan(
+        "tichu_heldout",
+        "tichu",
+        tuple(f for f in families("tichu", True) if f != CALIBRATION_FAMILY),
+        40,
+        202,
+    ),
+    SetPlan("standard_heldout", "standard", families("standard", held_out=True), 40, 303),
+    SetPlan("calibration_scenes", "tichu", (CALIBRATION_FAMILY,), 36, 404, fixed_style=True),
+)
+
+
+def calibration_style() -> DeckStyle:
+    return DeckStyle.from_seed(CALIBRATION_SEED, family=CALIBRATION_FAMILY)
+
+
+def _weighted(rng: np.random.Generator, options: Sequence[tuple[Any, float]]) -> Any:
+    weights = np.array([w for _, w in options], np.float64)
+    return options[int(rng.choice(len(options), p=weights / weights.sum()))][0]
+
+
+def save_jpeg(path: Path, image: np.ndarray, quality: int) -> int:
+    """Write ``image`` as JPEG, lowering the quality until it is small enough; the quality used."""
+    budget = min(MAX_FILE_BYTES, int(TARGET_BYTES_PER_MEGAPIXEL * image.shape[0] * image.shape[1] / 1e6))
+    data = b""
+    for q in range(quality, 39, -5):
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, q])
+        if not ok:
+            raise RuntimeError(f"cannot encode {path}")
+        data = encoded.tobytes()
+        if len(data) <= budget:
+            quality = q
+            break
+    if len(data) > MAX_FILE_BYTES:
+        raise RuntimeError(f"{path}: {len(data)} bytes even at low quality")
+    path.write_bytes(data)
+    return quality
+
+
+def image_entry(
+    file: str, image: np.ndarray, labels: list[Any], style: DeckStyle, layout: str
+) -> dict[str, Any]:
+    return {
+        "file": file,
+        "width": int(image.shape[1]),
+        "height": int(image.shape[0]),
+        "cards": [label.to_json() for label in labels],
+        "style": style.id,
+        "family": style.family,
+        "held_out": style.held_out,
+        "layout": layout,
+    }
+
+
+def make_scene_set(plan: SetPlan, out: Path, count: int | None = None) -> int:
+    folder = out / plan.name
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    entries = []
+    for index in range(count if count is not None else plan.count):
+        rng = np.random.default_rng([plan.seed, index])
+        width, height = _weighted(rng, SIZES)
+        layout = _weighted(rng, LAYOUT_WEIGHTS)
+        if plan.fixed_style:
+            style = calibration_style()
+        else:
+            family = plan.families[index % len(plan.families)]
+            style = DeckStyle.from_seed(int(rng.integers(1 << 16)), family=family)
+        spec = SceneSpec(
+            width=width,
+            height=height,
+            game=plan.game,
+            style=style,
+            layout=layout,
+            max_cards=16,
+            decks=2 if plan.game == "standard" and rng.random() < 0.25 else 1,
+            distractors=0.6,
+            effects=float(rng.uniform(0.3, 1.0)),
+        )
+        image, labels = render_scene(rng, spec)
+        file = f"{plan.name}_{index:03d}.jpg"
+        save_jpeg(folder / file, image, int(rng.integers(70, 88)))
+        entries.append(image_entry(file, image, labels, style, layout))
+    document: dict[str, Any] = {"game": plan.game, "images": entries}
+    if plan.fixed_style:
+        document["calibration_manifest"] = "../calibration/manifest.json"
+    write_labels(folder / "labels.json", document)
+    return len(entries)
+
+
+def write_labels(path: Path, document: dict[str, Any]) -> None:
+    """labels.json with one image per line: small, and diffs stay readable."""
+    head = {key: value for key, value in document.items() if key != "images"}
+    lines = [json.dumps(entry, separators=(",", ":")) for entry in document["images"]]
+    text = json.dumps(head)[:-1] + ', "images": [\n' + ",\n".join(lines) + "\n]}\n"
+    json.loads(text)  # always valid JSON
+    path.write_text(text)
+
+
+def make_calibration_set(out: Path) -> int:
+    """Photos of the calibration deck in rows, with manifest.json (and labels.json)."""
+    folder = out / "calibration"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    style = calibration_style()
+    photos, entries = [], []
+    for index, row in enumerate(CALIBRATION_ROWS):
+        rng = np.random.default_rng([505, index])
+        width, height = ((1600, 900), (1280, 720), (1440, 1080), (1600, 1200))[index % 4]
+        spec = SceneSpec(
+            width=width,
+            height=height,
+            game="tichu",
+            style=style,
+            layout="rows",
+            cards=tuple(row.split()),
+            row_length=7,
+            distractors=0.0,
+            background=("felt", "plain", "wood", "cloth")[index % 4],
+            effects=0.4,
+        )
+        image, labels = render_scene(rng, spec)
+        file = f"calibration_{index + 1}.jpg"
+        save_jpeg(folder / file, image, 88)
+        photos.append({"file": file, "cards": row})
+        entries.append(image_entry(file, image, labels, style, "rows"))
+    (folder / "manifest.json").write_text(json.dumps({"photos": photos}, indent=1) + "\n")
+    write_labels(folder / "labels.json", {"game": "tichu", "images": entries})
+    return len(entries)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "sample_images")
+    parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
+    parser.add_argument("--count", type=int, default=None, help="images per scene set (default: the plan's)")
+    args = parser.parse_args(argv)
+    wanted = {name for name in args.sets.split(",") if name}
+    if "calibration" in wanted or not wanted:
+        print(f"calibration: {make_calibration_set(args.out)} photos")
+    for plan in PLANS:
+        if plan.name in wanted or not wanted:
+            print(f"{plan.name}: {make_scene_set(plan, args.out, args.count)} images")
+    total = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
+    print(f"sample_images: {total / 1e6:.1f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
