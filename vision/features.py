@@ -45,8 +45,8 @@ def upright_glyph(
     rx, ry = dy, -dx
     if xs.size == 0:
         return np.zeros((GLYPH_SIZE, GLYPH_SIZE), np.float32), 0.0, 0.0
-    px = xs.astype(np.float32) + 0.5
-    py = ys.astype(np.float32) + 0.5
+    px = xs.astype(np.float32)
+    py = ys.astype(np.float32)
     along = px * dx + py * dy
     across = px * rx + py * ry
     a0, a1 = float(along.min()), float(along.max())

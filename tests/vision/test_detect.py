@@ -1,0 +1,95 @@
+"""vision.detect on drawn scenes with exact answers."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tests.vision.conftest import draw_back, draw_card, paste, table
+from vision.detect import index_pairs, ink_components, paper_mask, paper_regions, working_image
+from vision.scan import order_corners
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest distance from a true corner to the nearest found corner."""
+    return float(max(np.linalg.norm(found - corner, axis=1).min() for corner in truth))
+
+
+def test_working_image_keeps_small_photos_and_shrinks_big_ones() -> None:
+    small = np.zeros((600, 800, 3), np.uint8)
+    assert working_image(small)[0] is small and working_image(small)[1] == 1.0
+    shrunk, scale = working_image(np.zeros((3000, 4000, 3), np.uint8), 1280)
+    assert shrunk.shape == (960, 1280, 3) and scale == 4000 / 1280
+
+
+def test_an_empty_table_has_no_paper() -> None:
+    regions = paper_regions(table())
+    assert regions.quads == [] and not regions.labels.any()
+
+
+def test_a_lone_card_is_found_with_its_corners_within_3_pixels() -> None:
+    for angle in (0.0, 17.0, 90.0, 135.0):
+        scene = table()
+        truth = paste(scene, draw_card("Q", "hearts", 1.4), (400, 300), angle)
+        regions = paper_regions(scene)
+        quads = [q for q in regions.quads if q is not None]
+        assert len(quads) == 1, angle
+        assert corner_error(quads[0], truth) <= 3.0, (angle, quads[0], truth)
+
+
+def test_separate_cards_are_separate_regions() -> None:
+    scene = table()
+    truths = [
+        paste(scene, draw_card("2", "spades"), (150, 150), 10),
+        paste(scene, draw_card("K", "diamonds"), (400, 150), -25),
+        paste(scene, draw_card("7", "clubs"), (620, 400), 80),
+    ]
+    quads = [q for q in paper_regions(scene).quads if q is not None]
+    assert len(quads) == 3
+    for truth in truths:
+        assert min(corner_error(q, truth) for q in quads) <= 3.0
+
+
+def test_overlapping_cards_form_one_region_that_is_no_lone_card() -> None:
+    scene = table()
+    paste(scene, draw_card("5", "hearts", 1.3), (360, 300), 0)
+    paste(scene, draw_card("6", "hearts", 1.3), (400, 310), -8)
+    regions = paper_regions(scene)
+    assert len(regions.quads) == 1 and regions.quads[0] is None
+
+
+def test_a_coloured_card_back_is_not_paper() -> None:
+    scene = table()
+    paste(scene, draw_back(1.4), (400, 300), 20)
+    mask = paper_mask(scene)
+    assert mask[300, 400] == 0  # the patterned middle of the back
+
+
+def test_index_pairs_propose_the_rank_above_the_suit() -> None:
+    scene = table(400, 400)
+    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 0)
+    regions = paper_regions(scene)
+    ink = ink_components(scene, regions)
+    pairs = index_pairs(ink)
+    # The top-left index: the K (centre near (147, 121)) with its spade below.
+    downs = [
+        pair.down
+        for pair in pairs
+        if len(pair.rank) == 1
+        and np.linalg.norm(ink.centers[pair.rank[0]] - (147, 121)) < 6
+        and ink.centers[pair.suit][1] > ink.centers[pair.rank[0]][1]
+    ]
+    assert downs, "no pair for the top-left index"
+    assert max(d[1] for d in downs) > 0.95  # pointing straight down
+
+
+def test_ink_on_the_table_is_not_a_glyph() -> None:
+    scene = table(300, 300)
+    cv2.putText(scene, "K", (100, 150), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (0, 0, 0), 4)
+    assert len(ink_components(scene, paper_regions(scene)).centers) == 0
+
+
+def test_order_corners_starts_at_the_top_left_of_the_upright_card() -> None:
+    quad = np.array([[0, 0], [0, 140], [100, 140], [100, 0]], np.float32)
+    assert order_corners(quad, (0.0, 1.0)).tolist() == [[0, 0], [100, 0], [100, 140], [0, 140]]
+    assert order_corners(quad, (1.0, 0.0)).tolist() == [[0, 140], [0, 0], [100, 0], [100, 140]]

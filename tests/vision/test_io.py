@@ -1,0 +1,126 @@
+"""vision.io: every bad input is a clear ImageError; big photos are downscaled."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.io import MAX_DECODED_PIXELS, ImageError, declared_size, decode_image, read_image
+
+
+def jpeg(height: int, width: int, value: int = 128) -> bytes:
+    ok, data = cv2.imencode(".jpg", np.full((height, width, 3), value, np.uint8))
+    assert ok
+    return data.tobytes()
+
+
+def png(image: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".png", image)
+    assert ok
+    return data.tobytes()
+
+
+def test_a_jpeg_decodes_to_bgr_pixels() -> None:
+    image = np.zeros((30, 40, 3), np.uint8)
+    image[:, :, 2] = 200  # red in BGR
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    decoded = decode_image(data.tobytes())
+    assert decoded.shape == (30, 40, 3) and decoded.dtype == np.uint8
+    assert abs(int(decoded[15, 20, 2]) - 200) <= 3 and int(decoded[15, 20, 0]) <= 5
+
+
+def test_grey_and_transparent_pngs_become_three_channels() -> None:
+    assert decode_image(png(np.full((10, 12), 77, np.uint8))).shape == (10, 12, 3)
+    rgba = np.zeros((10, 12, 4), np.uint8)
+    rgba[..., 1] = 90
+    rgba[..., 3] = 255
+    decoded = decode_image(png(rgba))
+    assert decoded.shape == (10, 12, 3) and int(decoded[5, 5, 1]) == 90
+
+
+def test_empty_input_is_an_error() -> None:
+    with pytest.raises(ImageError, match="empty"):
+        decode_image(b"")
+
+
+@pytest.mark.parametrize("data", [b"%PDF-1.4 not a photo", b"\x00" * 100, "héllo".encode(), b"GIF89"])
+def test_bytes_that_are_no_image_are_an_error(data: bytes) -> None:
+    with pytest.raises(ImageError, match="not an image|damaged|cannot decode"):
+        decode_image(data)
+
+
+def test_a_truncated_jpeg_is_an_error() -> None:
+    data = jpeg(200, 300)
+    for cut in (len(data) // 2, len(data) - 10, 30):
+        with pytest.raises(ImageError, match="truncated|damaged"):
+            decode_image(data[:cut])
+
+
+def test_a_png_cut_short_is_an_error() -> None:
+    data = png(np.random.default_rng(0).integers(0, 255, (50, 50, 3), dtype=np.uint8))
+    with pytest.raises(ImageError):
+        decode_image(data[: len(data) // 2])
+
+
+def test_the_jpeg_header_size_is_read_without_decoding() -> None:
+    assert declared_size(jpeg(123, 456)) == (456, 123)
+
+
+def _with_jpeg_size(data: bytes, width: int, height: int) -> bytes:
+    """The JPEG with its frame header claiming another size (the pixels stay small)."""
+    buffer = bytearray(data)
+    pos = 2
+    while True:
+        marker = buffer[pos + 1]
+        length = struct.unpack(">H", bytes(buffer[pos + 2 : pos + 4]))[0]
+        if 0xC0 <= marker <= 0xC2:
+            buffer[pos + 5 : pos + 9] = struct.pack(">HH", height, width)
+            return bytes(buffer)
+        pos += 2 + length
+
+
+def test_a_100_megapixel_jpeg_is_decoded_downscaled_or_refused_never_full_size() -> None:
+    # The header says 10000 x 10000; the decoder must not allocate 300 MB for it.
+    data = _with_jpeg_size(jpeg(64, 64), 10000, 10000)
+    try:
+        image = decode_image(data)
+    except ImageError as error:
+        assert "image" in str(error)
+    else:
+        assert image.shape[0] * image.shape[1] <= MAX_DECODED_PIXELS
+
+
+def test_a_gigapixel_header_is_refused_before_decoding() -> None:
+    data = _with_jpeg_size(jpeg(16, 16), 60000, 60000)
+    with pytest.raises(ImageError, match="too large"):
+        decode_image(data)
+
+
+def test_a_huge_png_is_refused() -> None:
+    data = bytearray(png(np.zeros((8, 8, 3), np.uint8)))
+    data[16:24] = struct.pack(">II", 12000, 9000)  # 108 MP declared in IHDR
+    with pytest.raises(ImageError, match="too large"):
+        decode_image(bytes(data))
+
+
+def test_a_24_megapixel_jpeg_comes_out_at_a_reduced_scale() -> None:
+    image = decode_image(jpeg(4000, 6000))
+    assert image.shape == (2000, 3000, 3)
+
+
+def test_read_image_names_the_file_in_errors(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="no such file"):
+        read_image(tmp_path / "missing.jpg")
+    with pytest.raises(ImageError, match="folder"):
+        read_image(tmp_path)
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(ImageError, match=r"empty\.jpg: the image is empty"):
+        read_image(empty)
+    good = tmp_path / "good.jpg"
+    good.write_bytes(jpeg(20, 30))
+    assert read_image(good).shape == (20, 30, 3)
