@@ -40,16 +40,14 @@ Seats are 0..3 in playing order; seats 0 and 2 are team ``"0"``, seats 1 and 3 t
 from __future__ import annotations
 
 import enum
-import itertools
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import (
     DRAGON,
     MAHJONG,
-    PHOENIX,
     Card,
     card_points,
     duplicates,
@@ -61,6 +59,7 @@ from companion.cards import (
 )
 from companion.errors import RuleError
 from companion.tichu.combinations import Combination, Kind, beats, classify
+from companion.tichu.referee import legal_plays
 
 SEATS: tuple[int, ...] = (0, 1, 2, 3)
 FIRST_DEAL = 8
@@ -176,6 +175,10 @@ class Play:
     cards: tuple[Card, ...]
     wish: int | None = None
 
+    def __post_init__(self) -> None:
+        # Sorted, so that the same play is always the same value (in any card order).
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
     @classmethod
     def of(cls, seat: int, cards: str | Iterable[Card], wish: int | str | None = None) -> Play:
         """Build a play from card notation; ``wish`` may be a rank name ("7", "Q").
@@ -263,106 +266,6 @@ class Event:
         if self.round_over:
             notes.append("the round is over")
         return "; ".join([str(self.action), *notes])
-
-
-# --- finding combinations in a hand ---------------------------------------------------
-
-
-def candidate_card_sets(hand: Iterable[Card]) -> Iterator[tuple[Card, ...]]:
-    """Card sets of ``hand`` that may form a combination, at least one for every reading.
-
-    Every single, pair, triple and four of a kind (with and without the Phoenix), one
-    full house per pair of ranks, one set per run of stairs or straight (a real card
-    wherever the hand has one) and every straight flush.  Used for the wish obligation
-    and to list the legal plays; :func:`classify` decides what each set really is.
-
-    >>> sets = list(candidate_card_sets(parse_cards("7j 7s Phoenix")))
-    >>> [format_cards(s) for s in sets if len(s) > 1]
-    ['7j 7s', '7j Phoenix', '7s Phoenix', '7j 7s Phoenix']
-    """
-    cards = sorted(set(hand))
-    has_phoenix = PHOENIX in cards
-    by_rank: dict[int, list[Card]] = {}
-    for card in cards:
-        if card.rank is not None:
-            by_rank.setdefault(card.rank, []).append(card)
-    for card in cards:
-        yield (card,)
-    # Same-rank groups, keyed by (rank, size): real cards first, then with the Phoenix.
-    groups: dict[tuple[int, int], list[tuple[Card, ...]]] = {}
-    for rank, same in sorted(by_rank.items()):
-        for size in (2, 3, 4):
-            options = list(itertools.combinations(same, size))
-            if has_phoenix and size < 4:
-                options += [(*combo, PHOENIX) for combo in itertools.combinations(same, size - 1)]
-            if options:
-                groups[(rank, size)] = options
-    for (_, size), options in groups.items():
-        if size in (2, 3):
-            yield from options
-        else:
-            yield options[0]
-    # Full houses: one per (triple rank, pair rank); the Phoenix is used at most once.
-    for (triple_rank, triple_size), triples in groups.items():
-        if triple_size != 3:
-            continue
-        for (pair_rank, pair_size), pairs in groups.items():
-            if pair_size != 2 or pair_rank == triple_rank:
-                continue
-            found = next(
-                ((*t, *p) for t in triples for p in pairs if not (PHOENIX in t and PHOENIX in p)), None
-            )
-            if found is not None:
-                yield found
-    yield from _runs(by_rank, has_phoenix, per_rank=2, min_length=2)
-    if MAHJONG in cards:
-        by_rank = {1: [MAHJONG], **by_rank}
-    yield from _runs(by_rank, has_phoenix, per_rank=1, min_length=5)
-    # Straight flushes: every run of five or more of one suit.
-    suits = {card.suit for card in cards if card.suit is not None}
-    for suit in suits:
-        ranks = {card.rank: card for card in cards if card.suit is suit and card.rank is not None}
-        for low in sorted(ranks):
-            high = low
-            while high + 1 in ranks:
-                high += 1
-                if high - low + 1 >= 5:
-                    yield tuple(ranks[r] for r in range(low, high + 1))
-
-
-def _fulfilment(hand: Iterable[Card], wish: int, top: Combination | None) -> tuple[Card, ...] | None:
-    """A legal set of ``hand`` holding a real card of rank ``wish`` (on ``top``), or None."""
-    if not any(card.rank == wish for card in hand):
-        return None
-    for cards in candidate_card_sets(hand):
-        if not any(card.rank == wish for card in cards):
-            continue
-        combination = classify(cards, on=top)
-        if combination is None or combination.kind is Kind.DOG:
-            continue
-        if top is None or beats(combination, top):
-            return cards
-    return None
-
-
-def _runs(
-    by_rank: Mapping[int, list[Card]], has_phoenix: bool, *, per_rank: int, min_length: int
-) -> Iterator[tuple[Card, ...]]:
-    """One card set per window of consecutive ranks (stairs: 2 a rank; straights: 1)."""
-    for low in range(1, 15):
-        phoenix_used = False
-        chosen: list[Card] = []
-        for rank in range(low, 15):
-            held = by_rank.get(rank, [])
-            if len(held) >= per_rank:
-                chosen += held[:per_rank]
-            elif has_phoenix and not phoenix_used and rank >= 2 and len(held) == per_rank - 1:
-                phoenix_used = True
-                chosen += [*held, PHOENIX]
-            else:
-                break
-            if rank - low + 1 >= min_length:
-                yield tuple(chosen)
 
 
 # --- the round -----------------------------------------------------------------------
@@ -704,13 +607,19 @@ class TichuRound:
         """Cards with which ``seat`` could fulfil the open wish on its turn now, or None.
 
         A combination containing a real card of the wished rank that would be legal here
-        (the Phoenix alone never stands in); bombs count too.
+        (the Phoenix alone never stands in); bombs count too.  The plays come from
+        :func:`companion.tichu.referee.legal_plays`, so the referee and the round agree.
         """
         if self.wish is None:
             return None
         key = (len(self.events), seat)
         if key not in self._wish_cache:
-            self._wish_cache[key] = _fulfilment(self.hands[seat], self.wish, self.trick.top)
+            wish = self.wish
+            # With the wish binding, the referee lists only plays holding it (and bombs).
+            plays = legal_plays(self.hands[seat], self.trick.top, wish=wish)
+            self._wish_cache[key] = next(
+                (play.cards for play in plays if any(card.rank == wish for card in play.cards)), None
+            )
         return self._wish_cache[key]
 
     def _do_play(self, action: Play) -> Event:
@@ -808,7 +717,10 @@ class TichuRound:
     # -- legal actions (for players, tests and user interfaces) ------------------------
 
     def legal_actions(self) -> list[Action]:
-        """Every action allowed now (plays: one per candidate set; Mahjong plays without a wish)."""
+        """Every action allowed now, but the pushes (2,184 per seat) and wishes (plays are wishless).
+
+        Plays come from :func:`companion.tichu.referee.legal_plays`, each checked by :meth:`can`.
+        """
         if self.phase is Phase.OVER:
             return []
         actions: list[Action] = []
@@ -819,16 +731,11 @@ class TichuRound:
             assert self.dragon_giver is not None
             actions += [GiveDragon(self.dragon_giver, (self.dragon_giver + step) % 4) for step in (1, 3)]
         elif self.phase is Phase.PLAY:
-            actions.append(Pass(self.turn if self.turn is not None else 0))
             top = self.trick.top
             for seat in self.in_play():
-                for cards in candidate_card_sets(self.hands[seat]):
-                    # Cheap filters first: out of turn only bombs (4+ cards), on a trick the same length.
-                    on_turn = seat == self.turn
-                    if (len(cards) >= 4 or on_turn) and (
-                        top is None or len(cards) in (top.length, 4) or len(cards) >= 5
-                    ):
-                        actions.append(Play(seat, cards))
+                on_turn = seat == self.turn
+                for play in legal_plays(self.hands[seat], top, wish=self.wish, turn=on_turn):
+                    actions.append(Play(seat, play.cards) if play.kind is not Kind.PASS else Pass(seat))
         actions += [CallTichu(seat) for seat in SEATS]
         return [action for action in actions if self.can(action)]
 

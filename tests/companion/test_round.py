@@ -26,7 +26,6 @@ from companion.tichu.round import (
     Play,
     Push,
     TichuRound,
-    candidate_card_sets,
 )
 from companion.tichu.scenario import parse_action, run_scenario
 from companion.tichu.scoring import score_round
@@ -361,8 +360,21 @@ def test_random_rounds_end_with_every_card_and_point_accounted_for(seed: int) ->
     assert game.score() == score_round(game.round_object()) == expected
 
 
-def test_candidate_sets_cover_every_kind() -> None:
-    hand = parse_cards("Mahjong 2j 3s 4p 5t 5j 5s 6j 6s 7j 8j 9j 10j Phoenix")
-    kinds = {combination.kind for cards in candidate_card_sets(hand) if (combination := classify(cards))}
-    assert kinds == {Kind.SINGLE, Kind.PAIR, Kind.TRIPLE, Kind.FULL_HOUSE, Kind.STAIRS, Kind.STRAIGHT,
-                     Kind.BOMB}
+@pytest.mark.parametrize("seed", [11, 12])
+def test_legal_actions_are_exactly_the_plays_the_round_allows(seed: int) -> None:
+    # The round's verify and the referee's list of plays are two views of the same rules:
+    # along a random round, every play of a hand that verify allows is listed, and back.
+    game = random_playout(seed)
+    for n in range(0, len(game.events), 3):
+        state = TichuRound.replay(game.setup, game.events[:n])
+        if state.phase is not Phase.PLAY:
+            continue
+        listed = {action for action in state.legal_actions() if isinstance(action, Play)}
+        for seat in state.in_play():
+            hand = state.hand(seat)
+            singles_and_pairs = [(card,) for card in hand] + [
+                (a, b) for i, a in enumerate(hand) for b in hand[i + 1 :] if classify((a, b))
+            ]
+            for cards in singles_and_pairs:
+                play = Play(seat, cards)
+                assert state.can(play) == (play in listed), (str(play), state.top)
