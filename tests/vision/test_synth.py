@@ -20,7 +20,9 @@ from vision.synth.symbols import suit_mask, symbol_variant_count
 def plain_white_style(seed: int = 1) -> DeckStyle:
     """A style with square white cards and no border, so their outline is easy to test."""
     style = DeckStyle.from_seed(seed, family="casino")
-    return dataclasses.replace(style, corner_radius=0.0, paper=(255, 255, 255), paper_texture=0.0, border="none")
+    return dataclasses.replace(
+        style, corner_radius=0.0, paper=(255, 255, 255), paper_texture=0.0, border="none"
+    )
 
 
 def inside(polygon: np.ndarray, point: np.ndarray) -> bool:
@@ -113,8 +115,10 @@ def test_a_fanned_combination_shows_every_index_and_covers_the_rest() -> None:
         for label in labels:
             assert label.index_corners, label
             for box in label.index_corners:
-                assert all(inside(np.asarray(label.corners), np.asarray(p) * 0.999 + np.mean(box, 0) * 0.001)
-                           for p in box)
+                assert all(
+                    inside(np.asarray(label.corners), np.asarray(p) * 0.999 + np.mean(box, 0) * 0.001)
+                    for p in box
+                )
         if len(labels) > 1:
             assert labels[-1].visible_fraction > 0.95
             assert all(label.visible_fraction < 0.9 for label in labels[:-1])
@@ -129,7 +133,7 @@ def test_hidden_cards_are_dropped_from_piles() -> None:
 
 
 def test_calibration_rows_are_in_reading_order() -> None:
-    cards = tuple("2j 3j 4j 5j 6j 7j 8j 9j 10j Jj Qj Kj Aj Mahjong".split())
+    cards = tuple(["2j", "3j", "4j", "5j", "6j", "7j", "8j", "9j", "10j", "Jj", "Qj", "Kj", "Aj", "Mahjong"])
     spec = SceneSpec(width=1280, height=720, layout="rows", cards=cards, row_length=7, distractors=0.0)
     _, labels = render_scene(np.random.default_rng(7), spec)
     assert tuple(label.card for label in labels) == cards
@@ -142,12 +146,18 @@ def test_calibration_rows_are_in_reading_order() -> None:
 
 @pytest.mark.parametrize("size", [(640, 480), (480, 800), (1200, 700)])
 def test_scene_sizes_are_as_asked(size: tuple[int, int]) -> None:
-    image, labels = render_scene(np.random.default_rng(1), SceneSpec(width=size[0], height=size[1], jpeg_quality=60))
+    image, labels = render_scene(
+        np.random.default_rng(1), SceneSpec(width=size[0], height=size[1], jpeg_quality=60)
+    )
     assert image.shape == (size[1], size[0], 3) and image.dtype == np.uint8
     for label in labels:
         corners = np.asarray(label.corners)
         assert corners.shape == (4, 2)
-        assert np.all(corners > -2) and np.all(corners[:, 0] < size[0] + 2) and np.all(corners[:, 1] < size[1] + 2)
+        assert (
+            np.all(corners > -2)
+            and np.all(corners[:, 0] < size[0] + 2)
+            and np.all(corners[:, 1] < size[1] + 2)
+        )
 
 
 def test_styles_vary_fonts_colours_symbols_layouts_and_art() -> None:
