@@ -59,29 +59,36 @@ class SituationError(TrickmateError, ValueError):
 # duplicate and membership checks can compare identities (fast) instead of hashing cards.
 _CANONICAL: dict[Card, Card] = {card: card for card in tichu_deck()}
 _CARD_BY_TOKEN: dict[str, Card] = {}
+_POINTS_BY_ID: dict[int, int] = {id(card): card.points for card in _CANONICAL}
 _PASS_WORDS = frozenset({"", "pass"})
 
 
 def _read_cards(text: object, where: str) -> list[Card]:
     if not isinstance(text, str):
         raise SituationError(f"{where} must be a string of cards, got {_json_type(text)}")
-    cards: list[Card] = []
-    seen: set[int] = set()
-    cache = _CARD_BY_TOKEN
-    for token in text.replace(",", " ").split():
-        card = cache.get(token)
-        if card is None:
-            try:
-                card = _CANONICAL[Card.parse(token)]
-            except NotationError as error:
-                raise SituationError(f"{error} in {where}") from None
-            cache[token] = card
-        key = id(card)
-        if key in seen:
-            raise SituationError(f"{card} is written twice in {where}")
-        seen.add(key)
-        cards.append(card)
+    tokens = text.replace(",", " ").split()
+    try:
+        cards = [_CARD_BY_TOKEN[token] for token in tokens]
+    except KeyError:
+        cards = [_read_token(token, where) for token in tokens]
+    if len(set(map(id, cards))) != len(cards):
+        seen: set[int] = set()
+        for card in cards:
+            if id(card) in seen:
+                raise SituationError(f"{card} is written twice in {where}")
+            seen.add(id(card))
     return cards
+
+
+def _read_token(token: str, where: str) -> Card:
+    card = _CARD_BY_TOKEN.get(token)
+    if card is None:
+        try:
+            card = _CANONICAL[Card.parse(token)]
+        except NotationError as error:
+            raise SituationError(f"{error} in {where}") from None
+        _CARD_BY_TOKEN[token] = card
+    return card
 
 
 def _json_type(value: object) -> str:
@@ -103,8 +110,8 @@ def _json_type(value: object) -> str:
 def read_wish(value: object) -> int | None:
     """The open wish as a rank 2..14, or None for no wish.
 
-    >>> read_wish("7"), read_wish(7), read_wish("T"), read_wish("q"), read_wish(None), read_wish("")
-    (7, 7, 10, 12, None, None)
+    >>> read_wish("7"), read_wish(7), read_wish("T"), read_wish("q"), read_wish("13"), read_wish(None)
+    (7, 7, 10, 12, 13, None)
     >>> read_wish("1")
     Traceback (most recent call last):
     ...
@@ -115,6 +122,8 @@ def read_wish(value: object) -> int | None:
     if isinstance(value, str):
         if not value.strip():
             return None
+        if value.strip().isdecimal() and 2 <= int(value) <= 14:  # "13" like the number 13
+            return int(value)
         try:
             return parse_rank(value)
         except NotationError:
@@ -194,6 +203,21 @@ def _wish_reason(wish: int) -> str:
     return f"the wish for {name} must be played: you hold {name}s"
 
 
+def _find_card_in_two_places(trick: list[tuple[str, list[Card]]], play: list[Card], hand: list[Card]) -> None:
+    place_of: dict[int, str] = {}
+    for where, cards in trick:
+        for card in cards:
+            other = place_of.get(id(card))
+            if other is not None:
+                raise SituationError(f"{card} is both in {other} and in {where}")
+            place_of[id(card)] = where
+    for where, cards in (("the play", play), ("the hand", hand)):
+        for card in cards:
+            other = place_of.get(id(card))
+            if other is not None:
+                raise SituationError(f"{card} is both in {where} and in {other}")
+
+
 def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
     """Judge one situation of CONTRACTS section 2 and return the verdict.
 
@@ -230,18 +254,11 @@ def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
 
     # No card can be in two places at once.
     if trick:
-        place_of: dict[int, str] = {}
-        for where, cards in trick:
-            for card in cards:
-                other = place_of.get(id(card))
-                if other is not None:
-                    raise SituationError(f"{card} is both in {other} and in {where}")
-                place_of[id(card)] = where
-        for where, cards in (("the play", play), ("the hand", hand or [])):
-            for card in cards:
-                other = place_of.get(id(card))
-                if other is not None:
-                    raise SituationError(f"{card} is both in {where} and in {other}")
+        in_trick = {id(card) for _, cards in trick for card in cards}
+        if len(in_trick) != sum(len(cards) for _, cards in trick) or not (
+            in_trick.isdisjoint(map(id, play)) and (hand is None or in_trick.isdisjoint(map(id, hand)))
+        ):
+            _find_card_in_two_places(trick, play, hand or [])
 
     top: Combination | None = None
     for where, cards in trick:
@@ -259,12 +276,12 @@ def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
             return _verdict(PASS, 0, _wish_reason(binding_wish))
         return _verdict(PASS, 0, None)
 
-    points = sum(card.points for card in play)
+    points = sum([_POINTS_BY_ID[id(card)] for card in play])
     combination = classify(play, top)
     if hand is not None:
-        held = {id(card) for card in hand}
-        missing = [str(card) for card in play if id(card) not in held]
-        if missing:
+        held = set(map(id, hand))
+        if not held.issuperset(map(id, play)):
+            missing = [str(card) for card in play if id(card) not in held]
             verb = "is" if len(missing) == 1 else "are"
             return _verdict(combination, points, f"{_and_list(missing)} {verb} not in your hand")
     if combination is None:

@@ -232,6 +232,10 @@ def test_an_illegal_play_gives_its_own_reason_before_the_wish() -> None:
         ({"play": "5j", "wish": "1"}, "the wish must be a rank 2..A, got '1'"),
         ({"play": "5j", "wish": "Dragon"}, "the wish must be a rank 2..A, got 'Dragon'"),
         ({"play": "5j", "wish": 15}, "the wish must be a rank 2..A, got 15"),
+        ({"play": "5j", "wish": "15"}, "the wish must be a rank 2..A, got '15'"),
+        ({"play": "5j", "wish": "0"}, "the wish must be a rank 2..A, got '0'"),
+        ({"play": "5j", "wish": "Phoenix"}, "the wish must be a rank 2..A, got 'Phoenix'"),
+        ({"play": "5j", "wish": [7]}, "the wish must be a rank 2..A, got a list"),
         ({"play": "5j", "wish": True}, "the wish must be a rank 2..A, got a boolean"),
         ({"play": "5j", "wish": 7.5}, "the wish must be a rank 2..A, got a number"),
         ({"play": "5j", "game": "chess"}, "unknown game 'chess'"),
@@ -257,7 +261,7 @@ def test_a_situation_must_be_an_object() -> None:
         judge_situation(["5j"])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("wish", ["7", 7, "10", 10, "T", "t", "J", "q", "A", " k "])
+@pytest.mark.parametrize("wish", ["7", 7, "10", 10, "T", "t", "J", "q", "A", " k ", "14", 2, "", None])
 def test_wish_spellings(wish: object) -> None:
     assert judge("5j", [], wish=wish)["legal"] is True
 

@@ -1,0 +1,167 @@
+"""Speed of the Tichu referee and of the lister of legal plays.
+
+Run: ``.venv/bin/python benchmarks/bench_referee.py [--hands N] [--situations N] [--seed S]``
+
+1. ``legal_plays``: every legal play of a random 14-card hand (always holding the
+   Phoenix, the costly case) against a random trick: half leads, half a random
+   combination of the other cards to beat; a quarter with an open wish.
+   Target: median < 5 ms. Prints median, p95 and max.
+2. The referee end to end in one process: JSON line in -> verdict line out (the same
+   code path as ``trickmate referee``: decode, judge, encode), over a realistic mix of
+   situations (hands given mostly, wishes, passes, out-of-turn bombs, some bad plays and
+   a few error lines). Target: at least 20,000 situations/s.
+3. The same lines through the installed ``trickmate referee FILE`` (start-up included).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.cards import PHOENIX, RANK_NAMES, Card, tichu_deck
+from companion.commands.referee import _dumps, referee_lines
+from companion.tichu.combinations import Combination, Kind
+from companion.tichu.referee import legal_plays
+
+DECK = tichu_deck()
+
+
+def text(cards: tuple[Card, ...] | list[Card]) -> str:
+    return " ".join(map(str, cards))
+
+
+def random_top(rng: random.Random, others: list[Card]) -> Combination | None:
+    """A random combination from cards the player does not hold (None: the player leads)."""
+    plays = [
+        play for play in legal_plays(rng.sample(others, min(14, len(others)))) if play.kind is not Kind.PASS
+    ]
+    return rng.choice(plays) if plays else None
+
+
+def bench_lister(rng: random.Random, hands: int) -> None:
+    times: list[float] = []
+    counts: list[int] = []
+    without_phoenix = [card for card in DECK if card != PHOENIX]
+    for number in range(hands):
+        rng.shuffle(without_phoenix)
+        hand = [PHOENIX, *without_phoenix[:13]]
+        others = without_phoenix[13:]
+        top = random_top(rng, others) if number % 2 else None
+        wish = rng.randint(2, 14) if rng.random() < 0.25 else None
+        start = time.perf_counter()
+        plays = legal_plays(hand, top, wish)
+        times.append((time.perf_counter() - start) * 1000)
+        counts.append(len(plays))
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(f"legal_plays, {hands} random 14-card hands with the Phoenix (half leading):")
+    print(f"  median {statistics.median(times):.3f} ms   p95 {p95:.3f} ms   max {times[-1]:.3f} ms")
+    print(f"  plays listed: median {statistics.median(counts):.0f}, max {max(counts)}")
+
+
+def random_situation(rng: random.Random) -> dict[str, Any]:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hand = deck[: rng.randint(1, 14)]
+    others = deck[14:]
+    trick: list[str] = []
+    top = random_top(rng, others) if rng.random() < 0.7 else None
+    if top is not None:
+        trick.append(text(top.cards))
+    wish = rng.randint(2, 14) if rng.random() < 0.3 else None
+    turn = rng.random() < 0.9
+    roll = rng.random()
+    if roll < 0.55:
+        plays = legal_plays(hand, top, wish, turn)
+        play = rng.choice(plays)
+        play_text = "pass" if play.kind is Kind.PASS else text(play.cards)
+    elif roll < 0.9:
+        play_text = text(rng.sample(hand, rng.randint(1, min(5, len(hand)))))
+    else:
+        play_text = "pass"
+    situation: dict[str, Any] = {"game": "tichu", "play": play_text}
+    if trick:
+        situation["trick"] = trick
+    if rng.random() < 0.85:
+        situation["hand"] = text(hand)
+    if wish is not None:
+        situation["wish"] = RANK_NAMES[wish] if rng.random() < 0.5 else wish
+    if not turn:
+        situation["turn"] = False
+    return situation
+
+
+def make_lines(rng: random.Random, count: int) -> list[bytes]:
+    lines = [json.dumps(random_situation(rng)).encode() for _ in range(count)]
+    # A few lines that are errors, as real input has.
+    for index in range(0, count, 200):
+        lines[index] = rng.choice(
+            [b'{"play": "5j Zz"}', b"not json", b'{"play": "5j 5j"}', b'{"hand": "5j"}']
+        )
+    return lines
+
+
+def bench_referee(rng: random.Random, count: int) -> list[bytes]:
+    lines = make_lines(rng, count)
+    out = io.StringIO()
+    best = 0.0
+    for _ in range(3):
+        out.seek(0)
+        out.truncate()
+        start = time.perf_counter()
+        for _number, result, _failed in referee_lines(lines):
+            out.write(_dumps(result) + "\n")
+        elapsed = time.perf_counter() - start
+        best = max(best, count / elapsed)
+    verdicts = [json.loads(line) for line in out.getvalue().splitlines()]
+    legal = sum(1 for v in verdicts if v.get("legal") is True)
+    errors = sum(1 for v in verdicts if "error" in v)
+    print(f"referee end to end in one process, {count} situations (best of 3):")
+    print(
+        f"  {best:,.0f} situations/s   ({legal} legal, {count - legal - errors} illegal, {errors} error lines)"
+    )
+    return lines
+
+
+def bench_command(lines: list[bytes]) -> None:
+    trickmate = Path(sys.executable).parent / "trickmate"
+    if not trickmate.exists():
+        print("trickmate not installed; skipping the command benchmark")
+        return
+    with tempfile.NamedTemporaryFile("wb", suffix=".jsonl", delete=False) as file:
+        file.write(b"\n".join(lines) + b"\n")
+        path = file.name
+    try:
+        start = time.perf_counter()
+        result = subprocess.run([str(trickmate), "referee", path], capture_output=True, check=False)
+        elapsed = time.perf_counter() - start
+    finally:
+        Path(path).unlink()
+    answered = len(result.stdout.splitlines())
+    print(f"trickmate referee FILE, {len(lines)} lines (process start-up included):")
+    print(f"  {len(lines) / elapsed:,.0f} situations/s   {answered} lines answered, exit {result.returncode}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--situations", type=int, default=40000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    bench_lister(rng, args.hands)
+    lines = bench_referee(rng, args.situations)
+    bench_command(lines)
+
+
+if __name__ == "__main__":
+    main()
