@@ -126,9 +126,8 @@ def bench_referee(rng: random.Random, count: int) -> list[bytes]:
     legal = sum(1 for v in verdicts if v.get("legal") is True)
     errors = sum(1 for v in verdicts if "error" in v)
     print(f"referee end to end in one process, {count} situations (best of 3):")
-    print(
-        f"  {best:,.0f} situations/s   ({legal} legal, {count - legal - errors} illegal, {errors} error lines)"
-    )
+    illegal = count - legal - errors
+    print(f"  {best:,.0f} situations/s   ({legal} legal, {illegal} illegal, {errors} error lines)")
     return lines
 
 
