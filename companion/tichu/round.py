@@ -35,6 +35,20 @@ seat 1 plays 7p; the wish for 7 is fulfilled
 
 Seats are 0..3 in playing order; seats 0 and 2 are team ``"0"``, seats 1 and 3 team
 ``"1"``.  "Next" means the seat after in playing order (seat + 1 mod 4).
+
+Where the rule documents leave the timing open, the round decides so:
+
+- A trick is taken the moment the last pass it needs is made; a bomb must come before.
+  After a bomb, in turn or out of it, the turn goes on from the bomber.
+- The Dog's "trick" (the Dog alone) stays with its player, whose partner (or the next
+  seat after the partner still in, possibly the Dog's player) leads next.
+- When a third player goes out the round ends at once (nobody may bomb) and the trick
+  is theirs, though a trick won with the Dragon is still given away first.  A double
+  victory ends the round at once too; an open trick then stays on the table.
+- A wish named with a straight that holds the wished rank stays open for the others.
+- Plays and the wish obligation come from :mod:`companion.tichu.referee`, combinations
+  from :mod:`companion.tichu.combinations` and the score from
+  :func:`companion.tichu.scoring.score_round`: one set of rules for every part.
 """
 
 from __future__ import annotations
@@ -59,7 +73,8 @@ from companion.cards import (
 )
 from companion.errors import RuleError
 from companion.tichu.combinations import Combination, Kind, beats, classify
-from companion.tichu.referee import legal_plays
+from companion.tichu.referee import legal_plays, why_not
+from companion.tichu.scoring import score_round
 
 SEATS: tuple[int, ...] = (0, 1, 2, 3)
 FIRST_DEAL = 8
@@ -94,10 +109,6 @@ def team_of(seat: int) -> str:
     ('0', '1')
     """
     return str(seat % 2)
-
-
-def _rank_text(rank: int) -> str:
-    return rank_name(rank)
 
 
 # --- actions -------------------------------------------------------------------------
@@ -194,7 +205,7 @@ class Play:
     def __str__(self) -> str:
         text = f"seat {self.seat} plays {format_cards(self.cards)}"
         if self.wish is not None and self.wish in range(2, 15):
-            text += f" and wishes for {_rank_text(self.wish)}"
+            text += f" and wishes for {rank_name(self.wish)}"
         return text
 
 
@@ -256,7 +267,7 @@ class Event:
         if self.pushes_exchanged:
             notes.append("the pushed cards change hands")
         if self.wish_fulfilled is not None:
-            notes.append(f"the wish for {_rank_text(self.wish_fulfilled)} is fulfilled")
+            notes.append(f"the wish for {rank_name(self.wish_fulfilled)} is fulfilled")
         if self.went_out is not None:
             notes.append(f"seat {self.went_out} is out")
         if self.dragon_gift_due:
@@ -575,7 +586,7 @@ class TichuRound:
         if combination.kind is Kind.DOG and top is not None:
             raise RuleError(f"{action}: the Dog can only be led")
         if top is not None and not beats(combination, top):
-            raise RuleError(f"{action}: {combination.describe()} does not beat {top.describe()}")
+            raise RuleError(f"{action}: {why_not(combination, top)}")
         wish_ignored = self.wish is not None and not any(card.rank == self.wish for card in action.cards)
         if seat == self.turn and not is_bomb and wish_ignored:
             fulfilment = self.wish_fulfilment(seat)
@@ -601,7 +612,7 @@ class TichuRound:
     def _wish_reason(self, seat: int, fulfilment: tuple[Card, ...]) -> str:
         assert self.wish is not None
         wished = format_cards(c for c in fulfilment if c.rank == self.wish)
-        return f"the wish for {_rank_text(self.wish)} must be played (seat {seat} holds {wished})"
+        return f"the wish for {rank_name(self.wish)} must be played (seat {seat} holds {wished})"
 
     def wish_fulfilment(self, seat: int) -> tuple[Card, ...] | None:
         """Cards with which ``seat`` could fulfil the open wish on its turn now, or None.
@@ -771,8 +782,6 @@ class TichuRound:
 
     def score(self) -> dict[str, int]:
         """The round's score per team, by :func:`companion.tichu.scoring.score_round`."""
-        from companion.tichu.scoring import score_round
-
         return score_round(self.round_object())
 
 
@@ -791,6 +800,9 @@ def _check_setup(setup: Setup) -> None:
     expected = FIRST_DEAL if setup.rest is not None else HAND_SIZE
     if any(size != expected for size in sizes):
         raise RuleError(f"each hand must hold {expected} cards, got {sizes}")
+    rest_sizes = [len(hand) for hand in setup.rest or ()]
+    if any(size != HAND_SIZE - FIRST_DEAL for size in rest_sizes):
+        raise RuleError(f"the rest of the deal is {HAND_SIZE - FIRST_DEAL} cards each, got {rest_sizes}")
     if setup.rest is None and setup.start is Phase.GRAND_TICHU:
         raise RuleError("the Grand Tichu phase needs the first 8 cards and the rest")
     if setup.rest is not None and setup.start is not Phase.GRAND_TICHU:

@@ -172,6 +172,13 @@ def test_a_deal_must_be_the_whole_deck(hands: list[str], message: str) -> None:
         TichuRound.from_hands(hands)
 
 
+def test_the_rest_of_the_deal_is_six_cards_each() -> None:
+    deck = list(tichu_deck())
+    first = [deck[8 * seat : 8 * seat + 8] for seat in SEATS]
+    with pytest.raises(RuleError, match=r"6 cards each, got \[5, 7, 6, 6\]"):
+        TichuRound.from_hands(first, [deck[32:37], deck[37:44], deck[44:50], deck[50:]])
+
+
 def test_a_deal_needs_fourteen_cards_each() -> None:
     deck = list(tichu_deck())
     with pytest.raises(RuleError, match=r"each hand must hold 14 cards, got \[13, 15, 14, 14\]"):
@@ -263,6 +270,16 @@ def test_the_dog_returns_to_its_player_when_partner_and_next_are_out() -> None:
     assert event.trick_taken_by == 0 and game.turn == 0 and game.won[0] == [Card.parse("Dog")]
 
 
+def test_a_wish_named_with_a_straight_holding_that_rank_stays_open() -> None:
+    game = run_scenario(STRAIGHTS + """
+start: play
+0 plays Mahjong 2j 3j 4j 5j wish 3
+expect: wish 3
+expect error "the wish for 3 must be played (seat 1 holds 3s)": 1 passes
+""")
+    assert game.events[-1].wish_named == 3 and game.events[-1].wish_fulfilled is None
+
+
 def test_the_phoenix_never_beats_the_dragon_and_a_dog_is_only_led() -> None:
     game = run_scenario(STRAIGHTS + """
 start: play
@@ -273,7 +290,7 @@ start: play
 0 passes
 expect error "the Dog can only be led": 1 plays Dog
 1 passes
-expect error "the Phoenix does not beat the Dragon": 2 plays Phoenix
+expect error "nothing beats the Dragon but a bomb": 2 plays Phoenix
 """)
     assert game.turn == 2
 
