@@ -377,7 +377,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         profile, profile_name = deck_profile, ("deck" if deck_profile is not None else "builtin")
         manifest = labels.get("calibration_manifest")
         if profile is None and manifest and not args.no_calibrate:
-            profile, profile_name = calibrated_profile(set_dir / manifest, str(labels["game"])), "calibrated"
+            from companion.errors import TrickmateError
+
+            try:
+                profile, profile_name = (
+                    calibrated_profile(set_dir / manifest, str(labels["game"])),
+                    "calibrated",
+                )
+            except TrickmateError as error:  # scored uncalibrated, and said so
+                print(
+                    f"{set_dir.name}: calibration failed, using the built-in profile: {error}",
+                    file=sys.stderr,
+                )
+                profile_name = "uncalib"
         summary, outcomes = evaluate_set(set_dir, scanner_predictor(profile), profile=profile_name)
         summaries.append(summary)
         details[summary.name] = outcomes

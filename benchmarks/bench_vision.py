@@ -1,0 +1,123 @@
+"""Scanner figures: accuracy on sample_images/, speed on 1920x1080 scenes, memory at 12 MP.
+
+    .venv/bin/python benchmarks/bench_vision.py [--scenes 20] [--skip-eval] [--skip-memory]
+
+Prints, on one CPU core (OpenCV limited to one thread):
+- the evaluation table of ``python -m vision.evaluate`` (every set in sample_images/);
+- scan time per 1920x1080 generated photo with 8 to 16 cards (median, p95), and the time the
+  generator takes to draw one such photo;
+- the peak memory of reading and scanning a 12-megapixel JPEG, measured in a fresh process
+  (peak resident set size minus the size before reading).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision.synth import SceneSpec, render_scene  # noqa: E402
+
+MEMORY_PROBE = """
+import resource, sys, json
+import cv2
+cv2.setNumThreads(1)
+from vision.io import read_image
+from vision.scan import scan_image
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start_rss = int(open('/proc/self/statm').read().split()[1]) * 4096 // 1024
+image = read_image(sys.argv[1])
+result = scan_image(image, sys.argv[2])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+figures = {"shape": list(image.shape), "cards": len(result.cards), "peak_mb": peak / 1024,
+           "start_mb": start_rss / 1024, "added_mb": (peak - start_rss) / 1024}
+print(json.dumps(figures))
+"""
+
+
+def speed(scenes: int) -> None:
+    from vision.scan import scan_image
+
+    cv2.setNumThreads(1)
+    scan_ms, draw_ms = [], []
+    for seed in range(scenes):
+        rng = np.random.default_rng([777, seed])
+        layout = ("apart", "fan", "pile", "mixed")[seed % 4]
+        spec = SceneSpec(width=1920, height=1080, layout=layout, max_cards=16, jpeg_quality=85)
+        start = time.perf_counter()
+        image, _ = render_scene(rng, spec)
+        draw_ms.append((time.perf_counter() - start) * 1000)
+        scan_image(image, "tichu")  # warm caches on the first, and measure the rest alike
+        start = time.perf_counter()
+        scan_image(image, "tichu")
+        scan_ms.append((time.perf_counter() - start) * 1000)
+    print(
+        f"1920x1080 scan, {scenes} photos: median {np.median(scan_ms):.1f} ms, "
+        f"p95 {np.percentile(scan_ms, 95):.1f} ms (one thread)"
+    )
+    print(f"1920x1080 generator: median {np.median(draw_ms):.1f} ms per photo")
+
+
+def memory() -> None:
+    rng = np.random.default_rng(12)
+    image, labels = render_scene(rng, SceneSpec(width=4000, height=3000, layout="mixed", max_cards=16))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "twelve_mp.jpg"
+        cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        del image
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", MEMORY_PROBE, str(path), "tichu"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=300,
+            check=False,
+        )
+    if done.returncode != 0:
+        print(f"12 MP memory probe failed: {done.stderr.strip()[-500:]}")
+        return
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    print(
+        f"12 MP ({figures['shape'][1]}x{figures['shape'][0]} after reading), {len(labels)} cards in truth, "
+        f"{figures['cards']} found: peak RSS {figures['peak_mb']:.0f} MB, "
+        f"{figures['added_mb']:.0f} MB above the process at start"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", type=int, default=20, help="1920x1080 photos to time")
+    parser.add_argument("--skip-eval", action="store_true")
+    parser.add_argument("--skip-memory", action="store_true")
+    args = parser.parse_args()
+    try:
+        import vision.scan  # noqa: F401
+    except ImportError as error:
+        print(f"vision.scan is not available yet ({error}); nothing to measure")
+        return 1
+    if not args.skip_eval:
+        from vision import evaluate
+
+        cv2.setNumThreads(1)
+        evaluate.main([])
+    speed(args.scenes)
+    if not args.skip_memory:
+        memory()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
