@@ -213,7 +213,8 @@ def _paper_ring(paper: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     integral = cv2.integral((paper > 0).astype(np.uint8))
 
     def box_sum(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
-        return (integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]).astype(np.float64)
+        total = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+        return np.asarray(total, dtype=np.float64)
 
     x, y, w, h = (boxes[:, i].astype(np.int64) for i in range(4))
     margin_x = np.maximum(2, w // 2)

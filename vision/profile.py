@@ -27,6 +27,8 @@ GAMES = ("tichu", "standard")
 #: Size (width, height) of whole-card templates.
 TEMPLATE_SIZE = (24, 36)
 PROFILE_VERSION = 1
+#: Photos vary more than calibration shots: exemplar distances are judged this leniently.
+SPREAD_TOLERANCE = 2.5
 
 
 class CalibrationError(TrickmateError):
@@ -69,10 +71,10 @@ class DeckProfile:
         label_index = np.array([CLASS_INDEX[label] for label in self.labels])
         for column in np.unique(label_index):
             nearest = distance[:, label_index == column].min(axis=1)
-            evidence[:, column] = np.exp(-0.5 * (nearest / self.spread) ** 2)
+            evidence[:, column] = np.exp(-0.5 * (nearest / (SPREAD_TOLERANCE * self.spread)) ** 2)
         # "other": as likely as a class whose nearest exemplar lies 2.5 spreads away.
         evidence[:, CLASS_INDEX["other"]] = np.exp(-0.5 * 2.5**2)
-        combined = np.sqrt(probabilities + 0.02) * (evidence + 0.005)
+        combined = np.power(probabilities + 1e-4, 0.6) * (evidence + 0.02)
         return np.asarray(combined / combined.sum(axis=1, keepdims=True), dtype=np.float32)
 
     def match_template(self, template: np.ndarray) -> tuple[str | None, float]:
@@ -211,6 +213,7 @@ def calibrate(
     deck_of(game)
     exemplars: list[np.ndarray] = []
     labels: list[str] = []
+    sources: list[int] = []  # which card each exemplar came from
     templates: dict[str, list[np.ndarray]] = {}
     for number, (image, cards) in enumerate(photos):
         name = names[number] if names is not None else f"photo {number + 1}"
@@ -226,6 +229,7 @@ def calibrate(
         for vectors, vector_labels, card, template in learnt:
             exemplars.extend(vectors)
             labels.extend(vector_labels)
+            sources.extend([len(sources) and sources[-1] + 1] * len(vectors))
             templates.setdefault(str(card), []).append(template)
     stacked = (
         np.stack(exemplars).astype(np.float32) if exemplars else np.zeros((0, FEATURE_LENGTH), np.float32)
@@ -239,18 +243,20 @@ def calibrate(
         exemplars=stacked,
         labels=tuple(labels),
         templates=merged,
-        spread=_spread(stacked, labels),
+        spread=_spread(stacked, labels, sources),
         name="calibrated",
     )
 
 
-def _spread(exemplars: np.ndarray, labels: Sequence[str]) -> float:
-    """Typical distance from an exemplar to the nearest one of its class (or half the nearest other)."""
+def _spread(exemplars: np.ndarray, labels: Sequence[str], sources: Sequence[int]) -> float:
+    """Typical distance from an exemplar to the nearest one of its class on another card
+    (the two indices of one card are near twins), or half the nearest other class's."""
     if len(exemplars) < 2:
         return 1.0
     d2 = (exemplars**2).sum(1)[:, None] + (exemplars**2).sum(1)[None, :] - 2 * exemplars @ exemplars.T
     distance = np.sqrt(np.maximum(d2, 0))
-    np.fill_diagonal(distance, np.inf)
+    card = np.asarray(sources)
+    distance[card[:, None] == card[None, :]] = np.inf
     same = np.array(labels)[:, None] == np.array(labels)[None, :]
     own = np.where(same, distance, np.inf).min(axis=1)
     other = np.where(~same, distance, np.inf).min(axis=1)

@@ -135,6 +135,7 @@ class _Candidate:
     height: float
     down: tuple[float, float] = (0.0, 1.0)
     index_center: tuple[float, float] = (0.0, 0.0)
+    merged: bool = False
 
 
 def assemble(
@@ -187,22 +188,50 @@ def assemble(
         center = corners.mean(axis=0)
         card_height = CARD_HEIGHT_PER_GLYPH * reading.size
         card = reading.card(game)
-        duplicate = any(k.card == card and _same_card(k, center, reading, card_height) for k in kept)
-        if not duplicate:
-            kept.append(
-                _Candidate(card, reading.score, corners, center, card_height, reading.pair.down, reading.center)
-            )
+        twin = next(
+            (k for k in kept if k.card == card and _same_card(k, center, reading, card_height)), None
+        )
+        if twin is None:
+            down, index_center = reading.pair.down, reading.center
+            kept.append(_Candidate(card, reading.score, corners, center, card_height, down, index_center))
+        elif not twin.merged and _opposite(twin, reading):
+            # Both indices of one card: they span the card, so they give its corners.
+            twin.corners = _card_between(twin, reading)
+            twin.center = twin.corners.mean(axis=0)
+            twin.confidence = 1.0 - (1.0 - twin.confidence) * (1.0 - reading.score)
+            twin.merged = True
     return candidates + kept
 
 
+def _opposite(kept: _Candidate, reading: IndexReading) -> bool:
+    """True when ``reading`` sits where ``kept``'s card has its opposite, half-turned index."""
+    facing = kept.down[0] * reading.pair.down[0] + kept.down[1] * reading.pair.down[1]
+    if facing > -0.5:
+        return False
+    offset = np.asarray(reading.center) - np.asarray(kept.index_center)
+    x, y = _frame(kept.down) @ offset
+    size = max(reading.size, 1.0)
+    return bool(x > 0 and y > 0 and 0.9 <= y / x <= 2.8 and np.hypot(x, y) < 40 * size)
+
+
 def _same_card(kept: _Candidate, center: np.ndarray, reading: IndexReading, card_height: float) -> bool:
-    """True when ``reading`` is another index of the card ``kept`` (same card, same place,
-    or the opposite corner: turned half round, about a card's diagonal away)."""
+    """True when ``reading`` is another index of the card ``kept``: the same place, or the
+    opposite corner (turned half round, down and to the right of it)."""
     if float(np.linalg.norm(kept.center - center)) < 0.3 * card_height:
         return True
-    facing = kept.down[0] * reading.pair.down[0] + kept.down[1] * reading.pair.down[1]
-    apart = float(np.hypot(kept.index_center[0] - reading.center[0], kept.index_center[1] - reading.center[1]))
-    return facing < -0.5 and apart < 1.3 * card_height
+    return _opposite(kept, reading)
+
+
+def _card_between(kept: _Candidate, reading: IndexReading) -> np.ndarray:
+    """(4, 2) TL, TR, BR, BL of the card whose two opposite indices are ``kept`` and ``reading``."""
+    frame = _frame(kept.down)
+    start = frame @ np.asarray(kept.index_center)
+    end = frame @ np.asarray(reading.center)
+    size = (kept.height / CARD_HEIGHT_PER_GLYPH + reading.size) / 2.0
+    left, top = start - np.asarray(INDEX_OFFSET) * size
+    right, bottom = end + np.asarray(INDEX_OFFSET) * size
+    local = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
+    return np.asarray(local @ frame, dtype=np.float32)
 
 
 def find_cards(

@@ -30,7 +30,8 @@ def test_scan_writes_one_line_per_image_in_order_and_flags_bad_ones(tmp_path: Pa
                   str(tmp_path / "empty.png"))
     assert result.returncode == 1
     lines = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [line["image"] for line in lines] == [str(tmp_path / n) for n in ("pair.jpg", "broken.jpg", "empty.png")]
+    names = ("pair.jpg", "broken.jpg", "empty.png")
+    assert [line["image"] for line in lines] == [str(tmp_path / n) for n in names]
     first, broken, empty = lines
     assert set(first) == {"image", "cards", "combination", "points", "ms"}
     assert sorted(card["card"] for card in first["cards"]) == ["Kh", "Ks"]
