@@ -1,0 +1,165 @@
+"""Calibration: photos of a deck in rows -> a profile -> that deck read in a new photo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cards import Card, tichu_deck
+from tests.vision.conftest import table
+from vision.profile import CalibrationError, DeckProfile, ProfileError, calibrate, sort_reading_order
+from vision.scan import scan_image
+from vision.synth.card import render_card_face
+from vision.synth.style import DeckStyle, families, random_style
+
+TRICKMATE = str(Path(sys.executable).with_name("trickmate"))
+
+
+def paste_face(
+    canvas: np.ndarray, style: DeckStyle, card: Card, width: int, center: tuple[float, float], angle: float
+) -> None:
+    face = render_card_face(style, card, width)
+    h, w = face.image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    matrix[:, 2] += np.array(center) - [w / 2, h / 2]
+    size = (canvas.shape[1], canvas.shape[0])
+    image = cv2.warpAffine(face.image, matrix, size)
+    alpha = cv2.warpAffine(face.mask, matrix, size)[:, :, None] / 255.0
+    canvas[:] = (canvas * (1 - alpha) + image * alpha).astype(np.uint8)
+
+
+def layout_photo(style: DeckStyle, cards: list[Card], per_row: int = 7, width: int = 110) -> np.ndarray:
+    """The cards face up in rows, in reading order, on a dark table."""
+    rows = (len(cards) + per_row - 1) // per_row
+    canvas = table(60 + rows * int(width * 1.6), 60 + per_row * int(width * 1.25), seed=len(cards))
+    for i, card in enumerate(cards):
+        center = (
+            40 + width * 0.6 + (i % per_row) * width * 1.25,
+            40 + width * 0.75 + (i // per_row) * width * 1.6,
+        )
+        paste_face(canvas, style, card, width, center, 0.0)
+    return canvas
+
+
+@pytest.fixture(scope="module")
+def style() -> DeckStyle:
+    # A deck family never used while developing the reader.
+    return random_style(np.random.default_rng(7), "tichu", families("tichu", held_out=True))
+
+
+@pytest.fixture(scope="module")
+def photos(style: DeckStyle) -> list[tuple[np.ndarray, list[Card]]]:
+    deck = list(tichu_deck())
+    return [(layout_photo(style, deck[i : i + 14]), deck[i : i + 14]) for i in range(0, len(deck), 14)]
+
+
+def test_reading_order_sorts_rows_then_columns() -> None:
+    centers = np.array([[300, 410], [100, 400], [110, 100], [200, 95.0]])
+    assert sort_reading_order(centers, np.full(4, 150.0)) == [2, 3, 1, 0]
+
+
+def test_a_calibrated_profile_reads_a_new_photo_of_its_deck(
+    style: DeckStyle, photos: list[tuple[np.ndarray, list[Card]]], tmp_path: Path
+) -> None:
+    profile = calibrate(photos, "tichu")
+    assert len(profile.templates) == 56 and len(profile.labels) > 100
+    profile.save(tmp_path / "deck.npz")
+    loaded = DeckProfile.load(tmp_path / "deck.npz")
+    assert loaded.labels == profile.labels and np.array_equal(loaded.exemplars, profile.exemplars)
+    cards = [Card.parse(c) for c in ("Kp", "5j", "10s", "At", "Dragon")]
+    scene = table(600, 900, seed=3)
+    for k, (card, angle) in enumerate(zip(cards, (10.0, 100.0, 185.0, -40.0, 0.0), strict=True)):
+        paste_face(scene, style, card, 120, (110 + k * 170, 300), angle)
+    found = sorted(str(c.card) for c in scan_image(scene, "tichu", loaded).cards)
+    assert found == sorted(str(c) for c in cards)
+
+
+def test_a_photo_with_the_wrong_number_of_cards_is_named(photos: list[tuple[np.ndarray, list[Card]]]) -> None:
+    image, cards = photos[1]
+    with pytest.raises(CalibrationError, match=r"second\.jpg: found 14 cards but the list names 13"):
+        calibrate([photos[0], (image, cards[:13])], "tichu", names=["first.jpg", "second.jpg"])
+
+
+def test_the_calibrate_command_writes_a_profile_that_scan_uses(
+    style: DeckStyle, photos: list[tuple[np.ndarray, list[Card]]], tmp_path: Path
+) -> None:
+    entries = []
+    for number, (image, cards) in enumerate(photos[:2]):
+        cv2.imwrite(str(tmp_path / f"row{number}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        entries.append({"file": f"row{number}.jpg", "cards": " ".join(str(c) for c in cards)})
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"photos": entries}))
+    profile = tmp_path / "mine.npz"
+    done = subprocess.run(
+        [TRICKMATE, "calibrate", "--game", "tichu", "--manifest", str(manifest), "-o", str(profile)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert DeckProfile.load(profile).game == "tichu"
+    scene = table(400, 400)
+    paste_face(scene, style, Card.parse("9j"), 130, (200, 200), 30.0)
+    cv2.imwrite(str(tmp_path / "scene.png"), scene)
+    scanned = subprocess.run(
+        [TRICKMATE, "scan", "--deck", str(profile), str(tmp_path / "scene.png")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert scanned.returncode == 0, scanned.stderr
+    assert [c["card"] for c in json.loads(scanned.stdout)["cards"]] == ["9j"]
+
+
+def test_calibrate_errors_exit_2_with_a_clear_message(
+    tmp_path: Path, photos: list[tuple[np.ndarray, list[Card]]]
+) -> None:
+    cv2.imwrite(str(tmp_path / "jade.jpg"), photos[0][0])
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"photos": [{"file": "jade.jpg", "cards": "2j 3j 4j"}]}))
+    done = subprocess.run(
+        [
+            TRICKMATE,
+            "calibrate",
+            "--game",
+            "tichu",
+            "--manifest",
+            str(manifest),
+            "-o",
+            str(tmp_path / "p.npz"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "jade.jpg" in done.stderr and "found 14 cards" in done.stderr
+    manifest.write_text(json.dumps({"photos": [{"file": "jade.jpg", "cards": "2j Zz"}]}))
+    done = subprocess.run(
+        [
+            TRICKMATE,
+            "calibrate",
+            "--game",
+            "tichu",
+            "--manifest",
+            str(manifest),
+            "-o",
+            str(tmp_path / "p.npz"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "Zz" in done.stderr
+
+
+def test_a_file_that_is_no_profile_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a profile")
+    with pytest.raises(ProfileError, match="not a deck profile"):
+        DeckProfile.load(bad)
