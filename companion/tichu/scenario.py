@@ -39,6 +39,10 @@ Expectations, checked where they stand::
     expect error "does not beat": 1 plays 7j
                             the action is refused with a message containing the text
 
+The scenarios of the test suite are in ``tests/companion/scenarios/``; to watch one being
+played, run ``python -m companion.tichu.scenario FILE...``: it prints every event, then the
+round object and its score.
+
 >>> game = run_scenario('''
 ... hands:
 ... 0: Mahjong 2j 3j 4j 5j 6j 7s 8s 9s 10s Js Qs Ks As
@@ -56,8 +60,10 @@ Expectations, checked where they stand::
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion.cards import format_cards, parse_cards, parse_rank
@@ -205,10 +211,7 @@ def _run_line(game: TichuRound, line: str, fail: Callable[[str], ScenarioError])
         for seat in lowered.split()[2:]:
             game.do(DeclineGrandTichu(int(seat)))
         return
-    action = parse_action(line)
-    if not game.can(action):
-        game.verify(action)  # raises the reason
-    game.do(action)
+    game.do(parse_action(line))  # a refused action raises its reason
 
 
 def _check(game: TichuRound, expectation: str, fail: Callable[[str], ScenarioError]) -> None:
@@ -263,3 +266,26 @@ def _check(game: TichuRound, expectation: str, fail: Callable[[str], ScenarioErr
 def run_scenario_file(path: str | Path) -> TichuRound:
     """Run the scenario in a text file."""
     return run_scenario(Path(path).read_text(encoding="utf-8"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play scenario files, printing their events, round objects and scores; 1 on a failure."""
+    status = 0
+    for path in sys.argv[1:] if argv is None else argv:
+        print(f"== {path}")
+        try:
+            game = run_scenario_file(path)
+        except (ScenarioError, OSError) as error:
+            print(f"FAILED: {error}", file=sys.stderr)
+            status = 1
+            continue
+        for event in game.events:
+            print(event)
+        if game.is_over:
+            print(json.dumps(game.round_object()))
+            print(json.dumps(game.score()))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

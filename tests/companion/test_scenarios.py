@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.tichu.round import Phase
-from companion.tichu.scenario import ScenarioError, run_scenario, run_scenario_file
+from companion.tichu.scenario import ScenarioError, main, run_scenario, run_scenario_file
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.txt"))
 
@@ -57,3 +57,13 @@ def test_a_failing_line_names_itself(lines: str, problem: str) -> None:
 def test_hands_must_come_first() -> None:
     with pytest.raises(ScenarioError, match="hands of seats 0 to 3"):
         run_scenario("0 plays Mahjong")
+
+
+def test_main_prints_the_events_and_the_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.txt"
+    broken.write_text(HANDS + "expect: turn 3\n", encoding="utf-8")
+    assert main([str(SCENARIOS[0]), str(broken)]) == 1
+    captured = capsys.readouterr()
+    assert '{"0": 300, "1": 0}' in captured.out
+    assert "seat 2 plays Phoenix; seat 2 is out; the round is over" in captured.out
+    assert "FAILED: line 8: 'expect: turn 3': it is seat 0's turn" in captured.err
