@@ -57,7 +57,7 @@ def snapshot(game: TichuRound) -> tuple[Any, ...]:
     )
 
 
-def random_playout(seed: int, *, calls: bool = True) -> TichuRound:
+def random_playout(seed: int) -> TichuRound:
     """A whole round from a shuffled deck, every action chosen at random among the legal ones."""
     rng = random.Random(seed)
     game = TichuRound.shuffled(seed)
@@ -68,7 +68,7 @@ def random_playout(seed: int, *, calls: bool = True) -> TichuRound:
             continue
         actions = game.legal_actions()
         assert actions, f"no legal action in phase {game.phase} with seat {game.turn} to play"
-        if not calls or rng.random() < 0.8:  # calls are rare at a real table
+        if rng.random() < 0.8:  # calls are rare at a real table
             actions = [a for a in actions if not isinstance(a, CallTichu)] or actions
         action = rng.choice(actions)
         if isinstance(action, Play) and MAHJONG in action.cards and rng.random() < 0.7:
@@ -137,7 +137,7 @@ def test_the_push_exchanges_cards_only_when_all_four_have_pushed() -> None:
     assert last.pushes_exchanged
     assert game.phase.value == "play"  # (a plain `is` confuses mypy's narrowing)
     assert format_cards(game.hand(0)) == "Dog Mahjong 2j 3j 4j 5j 6j 7s 8s 9s 10s Js Phoenix Dragon"
-    assert {card for card in game.hand(1)} >= set(parse_cards("As 2p 2t"))
+    assert set(game.hand(1)) >= set(parse_cards("As 2p 2t"))
     assert all(len(game.hand(seat)) == 14 for seat in SEATS)
     assert game.turn == 0  # the Mahjong's holder
 
