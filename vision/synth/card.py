@@ -479,6 +479,18 @@ def _draw_art(
             size = int(min(w, h) * 0.45)
             symbol = suit_mask(card.suit.value, style.symbol_variants[suit_index], size)
             stamp(image, symbol, x0 + (w - size) // 2, y0 + (h - size) // 2, colours[0], 0.85)
+    if special is not None and style.special_word:
+        words = {
+            Special.MAHJONG: "MAH JONG",
+            Special.DOG: "DOG",
+            Special.PHOENIX: "PHOENIX",
+            Special.DRAGON: "DRAGON",
+            Special.SMALL_JOKER: "JOKER",
+            Special.BIG_JOKER: "JOKER",
+        }
+        text = text_mask(style.font, words[special], max(4, h // 16), 1.0, max(4, int(w * 0.8)))
+        colour: BGR = (25, 25, 25) if special is not Special.BIG_JOKER else style.suit_colours[2]
+        stamp(image, text, x0 + (w - text.shape[1]) // 2, y1 - text.shape[0] - max(2, h // 30), colour)
 
 
 def _pips(image: np.ndarray, style: DeckStyle, card: Card, box: tuple[int, int, int, int]) -> None:

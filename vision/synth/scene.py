@@ -536,6 +536,7 @@ def apply_effects(rng: np.random.Generator, image: np.ndarray, strength: float) 
     gx, gy = rng.normal(0, 1, 2)
     gain = 1 + strength * rng.uniform(0, 0.22) * (gx * xs + gy * ys) / math.hypot(gx, gy)
     gain -= strength * rng.uniform(0, 0.3) * (xs * xs + ys * ys) / 2
+    gain *= rng.uniform(1 - 0.3 * strength, 1 + 0.1 * strength)  # exposure: dim rooms, bright lamps
     if rng.random() < 0.4 * strength:  # a cast shadow (a head, a phone, a lamp arm)
         shade = np.zeros((sh, sw), np.float32)
         points = np.array(
@@ -553,13 +554,19 @@ def apply_effects(rng: np.random.Generator, image: np.ndarray, strength: float) 
                 -((xs * (sw - 1) / 2 + (sw - 1) / 2 - cx) ** 2 + (ys * (sh - 1) / 2 + (sh - 1) / 2 - cy) ** 2)
                 / radius**2
             )
-    gain_full = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    # Everything light does is out = image * scale + lift, with both fields smooth: combine
+    # them small, scale them up once, and let OpenCV saturate to 0..255.
     cast = 1 + rng.normal(0, 0.05 * strength, 3).astype(np.float32)
-    out = image.astype(np.float32) * (gain_full[..., None] * cast)
+    glare = np.clip(glare, 0, 1)[..., None]
+    scale_small = (gain[..., None] * cast * (1 - glare)).astype(np.float32)
+    scale_full = cv2.resize(scale_small, (w, h), interpolation=cv2.INTER_LINEAR)
+    lit = cv2.multiply(image.astype(np.float32), scale_full)
     if glare.max() > 0.01:
-        glare_full = cv2.resize(np.clip(glare, 0, 1), (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
-        out += (255 - out) * glare_full
-    result = np.clip(out, 0, 255).astype(np.uint8)
+        lift = cv2.resize(
+            np.repeat(255 * glare, 3, axis=2).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR
+        )
+        lit = cv2.add(lit, lift)
+    result = cv2.convertScaleAbs(lit)  # all values are >= 0 here
     resolution = math.sqrt(w * h / 2e6)  # blur and noise scale with the photo's resolution
     if rng.random() < 0.5 * strength:
         if rng.random() < 0.6:
@@ -576,6 +583,8 @@ def apply_effects(rng: np.random.Generator, image: np.ndarray, strength: float) 
     if sigma > 0.8:
         noise = rng.standard_normal((h, w, 1), dtype=np.float32) * sigma
         colour_noise = rng.standard_normal((h // 2 + 1, w // 2 + 1, 3), dtype=np.float32) * (sigma * 0.4)
-        noise = noise + cv2.resize(colour_noise, (w, h), interpolation=cv2.INTER_NEAREST)
-        result = np.clip(result.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+        speckle = cv2.add(
+            cv2.resize(colour_noise, (w, h), interpolation=cv2.INTER_NEAREST), np.repeat(noise, 3, 2)
+        )
+        result = cv2.add(result, speckle, dtype=cv2.CV_8U)  # saturating
     return np.asarray(result, np.uint8)

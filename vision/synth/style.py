@@ -284,6 +284,7 @@ class DeckStyle:
     art: str
     special_mark: str
     art_seed: int
+    special_word: bool = False  # the special cards' names printed under their art
 
     @classmethod
     def from_seed(
@@ -460,4 +461,5 @@ def _draw_style(rng: np.random.Generator, family: Family, seed: int) -> DeckStyl
         art=family.art[int(rng.integers(len(family.art)))],
         special_mark=family.special_marks[int(rng.integers(len(family.special_marks)))],
         art_seed=int(rng.integers(1 << 30)),
+        special_word=bool(rng.random() < 0.5),
     )
