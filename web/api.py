@@ -284,6 +284,8 @@ def events(table_id: str) -> Any:
             # notifier only wakes us early. A keep-alive write also finds clients that left.
             if not notifier.wait(table_id, sent, keepalive) and store.version(table_id) == sent:
                 yield ": keep-alive\n\n"
+            if notifier.closed:
+                return
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"

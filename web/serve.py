@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import ipaddress
+import os
 import signal
 import socket
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -121,7 +121,7 @@ def print_banner(url: str, local_url: str, data: str, show_qr: bool) -> None:
 def run(args: Any) -> int:
     from cheroot import wsgi
 
-    from web.app import create_app
+    from web.app import create_app, get_notifier
 
     config: dict[str, Any] = {}
     if args.data:
@@ -140,14 +140,19 @@ def run(args: Any) -> int:
     server = wsgi.Server((args.host, args.port), app, numthreads=threads, server_name="trickmate")
     # Short socket timeout: a phone that vanishes mid-request frees its thread quickly.
     server.timeout = 30
+    server.shutdown_timeout = 2
     if args.https:
         from cheroot.ssl.builtin import BuiltinSSLAdapter
 
         cert, key = ensure_certificate(Path(app.config["DATA"]), lan)
         server.ssl_adapter = BuiltinSSLAdapter(str(cert), str(key))
 
+    notifier = get_notifier(app)
+
     def stop(signum: int, frame: FrameType | None) -> None:
-        threading.Thread(target=server.stop, daemon=True).start()
+        # Stop from the main thread (as Ctrl-C does): cheroot's stop() racing its own
+        # start-up from another thread can leave a worker waiting forever.
+        raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
     try:
@@ -155,11 +160,19 @@ def run(args: Any) -> int:
     except OSError as error:
         print(f"trickmate serve: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
-    print_banner(public_url, f"{scheme}://127.0.0.1:{args.port}", app.config["DATA"], not args.quiet)
-    try:
-        server.serve()
     except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-    return 0
+        pass  # stopped while the worker threads were starting: stop them below
+    else:
+        try:
+            print_banner(public_url, f"{scheme}://127.0.0.1:{args.port}", app.config["DATA"], not args.quiet)
+            server.serve()
+        except KeyboardInterrupt:
+            pass
+    notifier.close()  # ends the live-update streams, so their threads can finish
+    server.stop()
+    # Every change was committed before it was answered, so nothing is left to save. Exit
+    # at once rather than wait for worker threads that a stop during start-up never reached.
+    print("trickmate serve: stopped", file=sys.stderr)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    os._exit(0)

@@ -214,6 +214,16 @@ class Notifier:
         self._lock = threading.Lock()
         self._conditions: dict[str, threading.Condition] = {}
         self._versions: dict[str, int] = {}
+        self.closed = False
+
+    def close(self) -> None:
+        """Wake every stream for good (the server is stopping), so each can end its response."""
+        self.closed = True
+        with self._lock:
+            conditions = list(self._conditions.values())
+        for cond in conditions:
+            with cond:
+                cond.notify_all()
 
     def _condition(self, table_id: str) -> threading.Condition:
         with self._lock:
@@ -233,4 +243,4 @@ class Notifier:
         """True when the table moved past version ``seen`` within ``timeout`` seconds."""
         cond = self._condition(table_id)
         with cond:
-            return cond.wait_for(lambda: self._versions.get(table_id, -1) > seen, timeout)
+            return cond.wait_for(lambda: self.closed or self._versions.get(table_id, -1) > seen, timeout)

@@ -57,6 +57,7 @@ class Server:
     port: int = field(default_factory=free_port)
     extra: list[str] = field(default_factory=list)
     process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
     env: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -66,19 +67,20 @@ class Server:
     def start(self, timeout: float = 20) -> Server:
         command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--data", str(self.data), "--quiet", *self.extra]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, **self.env}
-        )
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.log = self.data.parent / f"server-{self.port}.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, **self.env}
+            )
         deadline = time.monotonic() + timeout
+        # The banner is printed once every worker thread runs and the socket listens.
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                errors = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"server exited: {errors}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                time.sleep(0.05)
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            if "serving at" in self.log.read_text():
+                return self
+            time.sleep(0.05)
         raise RuntimeError("server did not start")
 
     def kill(self, sig: int = signal.SIGTERM) -> None:
@@ -89,8 +91,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
         self.process = None
 
     def request(
