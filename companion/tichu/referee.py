@@ -45,7 +45,6 @@ from companion.tichu.combinations import (
     beats,
     classify,
     kind_name,
-    single,
 )
 
 
@@ -309,6 +308,10 @@ def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # --- the plays a hand can make ----------------------------------------------------------
+#
+# The generator below proposes card sets by their shape (rank groups, runs), pruned by rank
+# where that is safe; classify() and beats() alone decide what a set is and whether it
+# may be played, exactly as for a play the referee is asked about.
 
 Option = tuple[Card, ...]
 
@@ -337,18 +340,18 @@ class _HandIndex:
                 self.dog = card
 
 
-def _options(real: list[list[Option]], with_phoenix: list[list[Option]]) -> Iterator[tuple[Option, bool]]:
-    """One option per position, the Phoenix in at most one; yields (cards, Phoenix used)."""
+def _options(real: list[list[Option]], with_phoenix: list[list[Option]]) -> Iterator[Option]:
+    """One option per position, the Phoenix in at most one position."""
     empty = [i for i, options in enumerate(real) if not options]
     if not empty:
         for parts in itertools.product(*real):
-            yield tuple(itertools.chain.from_iterable(parts)), False
+            yield tuple(itertools.chain.from_iterable(parts))
     if len(empty) > 1:
         return
     for i in empty or range(len(real)):
         if with_phoenix[i]:
             for parts in itertools.product(*real[:i], with_phoenix[i], *real[i + 1 :]):
-                yield tuple(itertools.chain.from_iterable(parts)), True
+                yield tuple(itertools.chain.from_iterable(parts))
 
 
 def _groups(hand: _HandIndex, rank: int, size: int) -> tuple[list[Option], list[Option]]:
@@ -361,36 +364,26 @@ def _groups(hand: _HandIndex, rank: int, size: int) -> tuple[list[Option], list[
     return real, [(*part, phoenix) for part in itertools.combinations(same, size - 1)]
 
 
-def _singles(hand: _HandIndex, top: Combination | None, wish: int | None) -> Iterator[Combination]:
-    above = 0.0 if top is None else float(top.rank or 0)
-    ranks = range(1, 15) if wish is None else (wish,)
-    for rank in ranks:
+def _singles(hand: _HandIndex, above: float, wish: int | None) -> Iterator[Option]:
+    for rank in range(1, 15) if wish is None else (wish,):
         if rank > above:
             for card in hand.by_rank[rank]:
-                yield Combination(Kind.SINGLE, rank, 1, (card,))
-    if wish is not None:
-        return
-    if hand.dragon is not None and above < DRAGON_RANK:
-        yield Combination(Kind.SINGLE, DRAGON_RANK, 1, (hand.dragon,))
-    if hand.phoenix is not None:
-        phoenix = single(hand.phoenix, top)
-        if phoenix is not None and (top is None or beats(phoenix, top)):
-            yield phoenix
-    if hand.dog is not None and top is None:
-        yield Combination(Kind.DOG, None, 1, (hand.dog,))
+                yield (card,)
+    if wish is None:
+        for special in (hand.dragon, hand.phoenix, hand.dog):
+            if special is not None:
+                yield (special,)
 
 
-def _same_rank(
-    hand: _HandIndex, kind: Kind, size: int, above: float, wish: int | None
-) -> Iterator[Combination]:
+def _same_rank(hand: _HandIndex, size: int, above: float, wish: int | None) -> Iterator[Option]:
     for rank in range(2, 15) if wish is None else (wish,):
         if rank > above:
             real, phoenix = _groups(hand, rank, size)
-            for cards in itertools.chain(real, phoenix):
-                yield Combination(kind, rank, size, cards)
+            yield from real
+            yield from phoenix
 
 
-def _full_houses(hand: _HandIndex, above: float, wish: int | None) -> Iterator[Combination]:
+def _full_houses(hand: _HandIndex, above: float, wish: int | None) -> Iterator[Option]:
     for triple_rank in range(max(2, int(above) + 1), 15):
         triples = _groups(hand, triple_rank, 3)
         if not triples[0] and not triples[1]:
@@ -399,49 +392,36 @@ def _full_houses(hand: _HandIndex, above: float, wish: int | None) -> Iterator[C
             if pair_rank == triple_rank or (wish is not None and wish not in (triple_rank, pair_rank)):
                 continue
             pairs = _groups(hand, pair_rank, 2)
-            for cards, _ in _options([triples[0], pairs[0]], [triples[1], pairs[1]]):
-                yield Combination(Kind.FULL_HOUSE, triple_rank, 5, cards)
+            yield from _options([triples[0], pairs[0]], [triples[1], pairs[1]])
 
 
-def _stairs(hand: _HandIndex, pairs: int, above: float, wish: int | None) -> Iterator[Combination]:
+def _stairs(hand: _HandIndex, pairs: int, above: float, wish: int | None) -> Iterator[Option]:
     for high in range(max(pairs + 1, int(above) + 1), 15):
         low = high - pairs + 1
-        if wish is not None and not low <= wish <= high:
-            continue
-        groups = [_groups(hand, rank, 2) for rank in range(low, high + 1)]
-        for cards, _ in _options([g[0] for g in groups], [g[1] for g in groups]):
-            yield Combination(Kind.STAIRS, high, 2 * pairs, cards)
+        if wish is None or low <= wish <= high:
+            groups = [_groups(hand, rank, 2) for rank in range(low, high + 1)]
+            yield from _options([g[0] for g in groups], [g[1] for g in groups])
 
 
-def _straights(hand: _HandIndex, length: int, above: float, wish: int | None) -> Iterator[Combination]:
+def _straights(hand: _HandIndex, length: int, above: float, wish: int | None) -> Iterator[Option]:
     phoenix = hand.phoenix
     for high in range(max(length, int(above) + 1), 15):
         low = high - length + 1
         if wish is not None and not low <= wish <= high:
             continue
         real: list[list[Option]] = [[(card,) for card in hand.by_rank[rank]] for rank in range(low, high + 1)]
-        # The Phoenix stands for 2..A, and never for the wished rank it would fulfil.
+        # The Phoenix stands for 2..A (and standing for the wished rank would not fulfil it).
         stand_in: list[list[Option]] = [
             [(phoenix,)] if phoenix is not None and rank >= 2 and rank != wish else []
             for rank in range(low, high + 1)
         ]
-        for cards, used_phoenix in _options(real, stand_in):
-            if not used_phoenix and low >= 2 and _one_suit(cards):
-                continue  # a straight flush is a bomb, never a straight
-            yield Combination(Kind.STRAIGHT, high, length, cards)
+        yield from _options(real, stand_in)
 
 
-def _one_suit(cards: Sequence[Card]) -> bool:
-    suit = cards[0].suit
-    return all(card.suit is suit for card in cards)
-
-
-def _bombs(hand: _HandIndex, top: Combination | None, wish: int | None) -> Iterator[Combination]:
+def _bombs(hand: _HandIndex, wish: int | None) -> Iterator[Option]:
     for rank in range(2, 15) if wish is None else (wish,):
         if len(hand.by_rank[rank]) == 4:
-            bomb = Combination(Kind.BOMB, rank, 4, tuple(hand.by_rank[rank]))
-            if top is None or beats(bomb, top):
-                yield bomb
+            yield tuple(hand.by_rank[rank])
     by_suit: dict[Suit, dict[int, Card]] = {}
     for rank in range(2, 15):
         for card in hand.by_rank[rank]:
@@ -457,22 +437,18 @@ def _bombs(hand: _HandIndex, top: Combination | None, wish: int | None) -> Itera
             while high + 1 in cards_by_rank:
                 high += 1
                 if high - low >= 4 and (wish is None or low <= wish <= high):
-                    cards = tuple(cards_by_rank[rank] for rank in range(low, high + 1))
-                    bomb = Combination(Kind.BOMB, high, high - low + 1, cards)
-                    if top is None or beats(bomb, top):
-                        yield bomb
+                    yield tuple(cards_by_rank[rank] for rank in range(low, high + 1))
 
 
-def _plays(hand: _HandIndex, top: Combination | None, wish: int | None = None) -> Iterator[Combination]:
-    """Every reading of every play of ``hand`` that leads (``top`` None) or beats ``top``.
+def _candidates(hand: _HandIndex, top: Combination | None, wish: int | None = None) -> Iterator[Option]:
+    """Card sets of ``hand`` that may lead (``top`` None) or beat ``top``: a superset.
 
-    With ``wish``, only plays holding a real card of that rank. A card set with the
-    Phoenix may come more than once, with different readings.
+    With ``wish``, only sets holding a real card of that rank. A set may come twice.
     """
     if top is None:
-        yield from _singles(hand, None, wish)
-        yield from _same_rank(hand, Kind.PAIR, 2, 0, wish)
-        yield from _same_rank(hand, Kind.TRIPLE, 3, 0, wish)
+        yield from _singles(hand, 0, wish)
+        yield from _same_rank(hand, 2, 0, wish)
+        yield from _same_rank(hand, 3, 0, wish)
         yield from _full_houses(hand, 0, wish)
         for pairs in range(2, 8):
             yield from _stairs(hand, pairs, 0, wish)
@@ -482,19 +458,26 @@ def _plays(hand: _HandIndex, top: Combination | None, wish: int | None = None) -
         return
     elif top.kind is not Kind.BOMB:
         above = float(top.rank or 0)
-        if top.kind is Kind.SINGLE:
-            yield from _singles(hand, top, wish)
-        elif top.kind is Kind.PAIR:
-            yield from _same_rank(hand, Kind.PAIR, 2, above, wish)
-        elif top.kind is Kind.TRIPLE:
-            yield from _same_rank(hand, Kind.TRIPLE, 3, above, wish)
-        elif top.kind is Kind.FULL_HOUSE:
+        kind = top.kind
+        if kind is Kind.SINGLE:
+            yield from _singles(hand, above, wish)
+        elif kind is Kind.PAIR or kind is Kind.TRIPLE:
+            yield from _same_rank(hand, top.length, above, wish)
+        elif kind is Kind.FULL_HOUSE:
             yield from _full_houses(hand, above, wish)
-        elif top.kind is Kind.STAIRS:
+        elif kind is Kind.STAIRS:
             yield from _stairs(hand, top.length // 2, above, wish)
-        elif top.kind is Kind.STRAIGHT:
+        elif kind is Kind.STRAIGHT:
             yield from _straights(hand, top.length, above, wish)
-    yield from _bombs(hand, top, wish)
+    yield from _bombs(hand, wish)
+
+
+def _playable(cards: Option, top: Combination | None) -> Combination | None:
+    """The play these cards make on ``top`` (or as a lead), or None if they may not."""
+    combination = classify(cards, top)
+    if combination is None or (top is not None and not beats(combination, top)):
+        return None
+    return combination
 
 
 def _wish_obliges(hand: Iterable[Card] | _HandIndex, top: Combination | None, wish: int) -> bool:
@@ -502,7 +485,7 @@ def _wish_obliges(hand: Iterable[Card] | _HandIndex, top: Combination | None, wi
     index = hand if isinstance(hand, _HandIndex) else _HandIndex(hand)
     if not index.by_rank[wish]:
         return False
-    return next(_plays(index, top, wish), None) is not None
+    return any(_playable(cards, top) is not None for cards in _candidates(index, top, wish))
 
 
 def _top_of(trick: Combination | Sequence[Combination] | None) -> Combination | None:
@@ -524,33 +507,30 @@ def legal_plays(
 
     ``trick`` is the last play to beat, or the trick's plays oldest first (passes are
     skipped), or None to lead. ``wish`` is the open wish (2..14), ``turn`` False for a
-    play out of turn (only bombs on a play, and the wish does not bind). A card set
-    the Phoenix can read in several ways appears with its highest legal reading.
+    play out of turn (only bombs on a play, and the wish does not bind). Each play is
+    read by :func:`classify` as the referee reads it: the highest legal reading.
 
     >>> from companion.cards import parse_cards
     >>> hand = parse_cards("7j 7s 9p Phoenix")
-    >>> sorted(str(play.to_json()) for play in legal_plays(hand, classify(parse_cards("8j 8s"))))
-    ["{'kind': 'pair', 'rank': 9, 'length': 2}", "{'kind': 'pass', 'length': 0}"]
+    >>> [play.describe() for play in legal_plays(hand, classify(parse_cards("8j 8s")))]
+    ['a pair of 9s', 'a pass']
     >>> [play.describe() for play in legal_plays(hand, classify(parse_cards("5j")), wish=7)]
     ['a single 7', 'a single 7']
     """
     index = _HandIndex(hand)
     top = _top_of(trick)
     if not turn:
-        bombs = [] if top is None else list(_bombs(index, top, None))
-        return [*bombs, PASS]
-    best: dict[frozenset[int], Combination] = {}
+        bombs = [] if top is None else [_playable(cards, top) for cards in _bombs(index, None)]
+        return [*(bomb for bomb in bombs if bomb is not None), PASS]
     plays: list[Combination] = []
-    phoenix = index.phoenix
-    for play in _plays(index, top):
-        if phoenix is not None and play.length > 1 and any(card is phoenix for card in play.cards):
-            key = frozenset(map(id, play.cards))
-            seen = best.get(key)
-            if seen is None or (play.rank or 0) > (seen.rank or 0):
-                best[key] = play
-        else:
-            plays.append(play)
-    plays.extend(best.values())
+    seen: set[frozenset[int]] = set()
+    for cards in _candidates(index, top):
+        key = frozenset(map(id, cards))
+        if key not in seen:
+            seen.add(key)
+            combination = _playable(cards, top)
+            if combination is not None:
+                plays.append(combination)
     if wish is not None and _wish_obliges(index, top, wish):
         return [play for play in plays if play.is_bomb or any(card.rank == wish for card in play.cards)]
     if top is not None:

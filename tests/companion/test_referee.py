@@ -451,3 +451,17 @@ def test_full_hands_referee_and_lister_agree_on_random_subsets(
         assert verdict["legal"] is (frozenset(subset) in offered), (subset, verdict)
     pass_verdict = judge_situation(situation_for(None, hand, trick, wish, turn))
     assert pass_verdict["legal"] is any(p.kind is Kind.PASS for p in plays)
+
+
+def test_lister_finds_the_longest_stairs_and_straight() -> None:
+    pairs = cards("2j 2s 3j 3s 4j 4s 5j 5s 6j 6s 7j 7s 8j 8s")
+    longest = max(legal_plays(pairs), key=lambda play: play.length)
+    assert (longest.kind, longest.rank, longest.length) == (Kind.STAIRS, 8, 14)
+    with_phoenix = cards("2j 2s 3j 3s 4j 4s 5j Phoenix 6j 6s 7j 7s 8j 8s")
+    assert any(play.length == 14 for play in legal_plays(with_phoenix))
+    straight = cards("Mahjong 2j 3s 4j 5j 6j 7j 8j 9j 10j Jj Qj Kj Aj")
+    longest = max(legal_plays(straight), key=lambda play: play.length)
+    assert (longest.kind, longest.rank, longest.length) == (Kind.STRAIGHT, 14, 14)
+    # the Jade run 4j..Aj is a straight flush bomb of 11 cards (the 3 is a Sword)
+    bombs = [play for play in legal_plays(straight) if play.is_bomb]
+    assert max(play.length for play in bombs) == 11  # 4j..Aj
