@@ -229,14 +229,15 @@ def random_situation(rng: random.Random, use_lister: bool = True) -> dict[str, A
         play = rng.sample(hand, min(len(hand), rng.choice((1, 1, 2, 2, 3, 4, 5, 6))))
     elif strategy < 0.5:
         kind = rng.choice(LEAD_KINDS) if turn else "bomb"
-        if turn and top_reading is not None and top_reading.kind != "dog" and rng.random() < 0.75:
+        if turn and top_reading is not None and top_reading.kind != "dog" and rng.random() < 0.6:
             kind = top_reading.kind
         length = top_reading.length if top_reading and top_reading.kind == kind else None
         above = (top_reading.rank or 0) if top_reading else 0
         play = random_combination(rng, hand, kind, length, above) or rng.sample(hand, 1)
     elif strategy < 0.8:
         options = real_legal_plays(hand, [" ".join(p) for p in trick], wish, turn)
-        choice = rng.choice(options) if options else "pass"
+        plays = [option for option in options if option != "pass"]
+        choice = rng.choice(plays) if plays and rng.random() < 0.9 else "pass"
         play = "pass" if choice == "pass" else choice.split()
     elif strategy < 0.92 and top_reading is not None:
         play = random_combination(rng, hand, "single", None) or "pass"
@@ -282,11 +283,12 @@ def disagreement(situation: Mapping[str, Any]) -> str | None:
     trick = situation.get("trick") or []
     top = ref.best_reading(ref.read_cards(trick[-1], "trick"), None, True) if trick else None
     # Rulings the contract leaves open: a pass out of turn, a pass on the Dog, and the
-    # value of a Phoenix single on something that is not a single.
+    # value of a Phoenix single on something that is not a single, or on the Dragon.
     if passing and (situation.get("turn") is False or (top is not None and top.kind == "dog")):
         fields.remove("legal")
     play_cards = [] if passing else ref.read_cards(situation["play"], "play")
-    if play_cards == [ref.PHOENIX] and (top is None or top.kind != "single") and trick:
+    on_no_single = top is not None and (top.kind != "single" or top.rank == ref.DRAGON_RANK)
+    if play_cards == [ref.PHOENIX] and on_no_single:
         combination_fields.remove("rank")
     differences = [f"{name}: real={real[name]!r} reference={mine[name]!r}" for name in fields
                    if real[name] != mine[name]]
