@@ -25,33 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.synth import DeckStyle, SceneSpec, render_scene
+from vision.synth.dataset import image_entry, make_set, save_jpeg, write_labels
 from vision.synth.style import families
 
-# Photo sizes (width, height), drawn with these weights: mostly phone-video-like sizes.
-SIZES: tuple[tuple[tuple[int, int], float], ...] = (
-    ((1280, 720), 0.35),
-    ((1440, 1080), 0.15),
-    ((1600, 900), 0.15),
-    ((720, 1280), 0.1),
-    ((1080, 1440), 0.1),
-    ((1024, 768), 0.1),
-    ((1920, 1080), 0.05),
-)
-LAYOUT_WEIGHTS: tuple[tuple[str, float], ...] = (
-    ("apart", 0.25),
-    ("fan", 0.3),
-    ("pile", 0.2),
-    ("mixed", 0.17),
-    ("empty", 0.08),
-)
-MAX_FILE_BYTES = 400_000
-TARGET_BYTES_PER_MEGAPIXEL = 85_000  # JPEG quality is lowered until a photo fits this
 CALIBRATION_FAMILY = "mountain"
 CALIBRATION_SEED = 2024
 CALIBRATION_ROWS: tuple[str, ...] = (
@@ -90,88 +71,24 @@ def calibration_style() -> DeckStyle:
     return DeckStyle.from_seed(CALIBRATION_SEED, family=CALIBRATION_FAMILY)
 
 
-def _weighted(rng: np.random.Generator, options: Sequence[tuple[Any, float]]) -> Any:
-    weights = np.array([w for _, w in options], np.float64)
-    return options[int(rng.choice(len(options), p=weights / weights.sum()))][0]
-
-
-def save_jpeg(path: Path, image: np.ndarray, quality: int) -> int:
-    """Write ``image`` as JPEG, lowering the quality until it is small enough; the quality used."""
-    budget = min(MAX_FILE_BYTES, int(TARGET_BYTES_PER_MEGAPIXEL * image.shape[0] * image.shape[1] / 1e6))
-    data = b""
-    for q in range(quality, 39, -5):
-        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, q])
-        if not ok:
-            raise RuntimeError(f"cannot encode {path}")
-        data = encoded.tobytes()
-        if len(data) <= budget:
-            quality = q
-            break
-    if len(data) > MAX_FILE_BYTES:
-        raise RuntimeError(f"{path}: {len(data)} bytes even at low quality")
-    path.write_bytes(data)
-    return quality
-
-
-def image_entry(
-    file: str, image: np.ndarray, labels: list[Any], style: DeckStyle, layout: str
-) -> dict[str, Any]:
-    return {
-        "file": file,
-        "width": int(image.shape[1]),
-        "height": int(image.shape[0]),
-        "cards": [label.to_json() for label in labels],
-        "style": style.id,
-        "family": style.family,
-        "held_out": style.held_out,
-        "layout": layout,
-    }
-
-
 def make_scene_set(plan: SetPlan, out: Path, count: int | None = None) -> int:
     folder = out / plan.name
     if folder.exists():
         shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    entries = []
-    for index in range(count if count is not None else plan.count):
-        rng = np.random.default_rng([plan.seed, index])
-        width, height = _weighted(rng, SIZES)
-        layout = _weighted(rng, LAYOUT_WEIGHTS)
-        if plan.fixed_style:
-            style = calibration_style()
-        else:
-            family = plan.families[index % len(plan.families)]
-            style = DeckStyle.from_seed(int(rng.integers(1 << 16)), family=family)
-        spec = SceneSpec(
-            width=width,
-            height=height,
-            game=plan.game,
-            style=style,
-            layout=layout,
-            max_cards=16,
-            decks=2 if plan.game == "standard" and rng.random() < 0.25 else 1,
-            distractors=0.6,
-            effects=float(rng.uniform(0.3, 1.0)),
-        )
-        image, labels = render_scene(rng, spec)
-        file = f"{plan.name}_{index:03d}.jpg"
-        save_jpeg(folder / file, image, int(rng.integers(70, 88)))
-        entries.append(image_entry(file, image, labels, style, layout))
+    entries = make_set(
+        folder,
+        count if count is not None else plan.count,
+        plan.seed,
+        plan.game,
+        plan.families,
+        prefix=plan.name,
+        fixed_style=calibration_style() if plan.fixed_style else None,
+    )
     document: dict[str, Any] = {"game": plan.game, "images": entries}
     if plan.fixed_style:
         document["calibration_manifest"] = "../calibration/manifest.json"
     write_labels(folder / "labels.json", document)
     return len(entries)
-
-
-def write_labels(path: Path, document: dict[str, Any]) -> None:
-    """labels.json with one image per line: small, and diffs stay readable."""
-    head = {key: value for key, value in document.items() if key != "images"}
-    lines = [json.dumps(entry, separators=(",", ":")) for entry in document["images"]]
-    text = json.dumps(head)[:-1] + ', "images": [\n' + ",\n".join(lines) + "\n]}\n"
-    json.loads(text)  # always valid JSON
-    path.write_text(text)
 
 
 def make_calibration_set(out: Path) -> int:

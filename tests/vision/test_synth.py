@@ -4,6 +4,7 @@ card faces that can be seen."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -246,3 +247,25 @@ def test_backgrounds_and_camera() -> None:
     top_width = np.linalg.norm(tilted.view[1] - tilted.view[0])
     bottom_width = np.linalg.norm(tilted.view[2] - tilted.view[3])
     assert top_width > 1.5 * bottom_width  # the far edge sees more table
+
+
+def test_a_written_set_reads_back_for_evaluation(tmp_path: Path) -> None:
+    from vision.evaluate import load_labels, truths_of
+    from vision.synth.dataset import make_set, write_labels
+
+    entries = make_set(tmp_path, 3, 5, "standard", families("standard", held_out=True), size=(320, 240))
+    write_labels(tmp_path / "labels.json", {"game": "standard", "images": entries})
+    labels = load_labels(tmp_path)
+    assert labels["game"] == "standard" and [e["file"] for e in labels["images"]] == [
+        "scene_000.jpg",
+        "scene_001.jpg",
+        "scene_002.jpg",
+    ]
+    for entry in labels["images"]:
+        image = cv2.imread(str(tmp_path / entry["file"]))
+        assert image.shape == (240, 320, 3) and entry["held_out"] is True
+        assert all(t.corners.shape == (4, 2) for t in truths_of(entry))
+    again = make_set(
+        tmp_path / "again", 3, 5, "standard", families("standard", held_out=True), size=(320, 240)
+    )
+    assert again == entries

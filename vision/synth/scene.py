@@ -24,7 +24,7 @@ import numpy as np
 
 from companion.cards import Card, standard_deck, tichu_deck
 from vision.synth.background import render_background
-from vision.synth.card import render_card_face
+from vision.synth.card import as_card, render_card_face
 from vision.synth.objects import draw_chip, draw_coin, draw_hand, draw_paper, hand_polygons, render_back
 from vision.synth.style import DeckStyle, random_style
 
@@ -70,7 +70,8 @@ class SceneSpec:
     """What to draw. ``None`` fields are drawn at random.
 
     - ``game``: "tichu" or "standard"; ``families``: deck families to draw a style from
-      (default all of the game's); ``style``: a fixed deck style instead.
+      (default all of the game's); ``style``: a fixed deck style instead. The cards come
+      from the deck of the style's game.
     - ``layout``: one of LAYOUTS or "random"; ``cards``: the cards to show (in reading order
       for "rows"), default a random draw of up to ``max_cards`` from ``decks`` decks.
     - ``distractors``: 0..1, how likely card backs, chips, coins, papers and a hand appear.
@@ -182,10 +183,10 @@ def _random_point(rng: np.random.Generator, camera: Camera) -> np.ndarray:
     return np.asarray(top + (bottom - top) * b)
 
 
-def _draw_cards(rng: np.random.Generator, spec: SceneSpec, count: int) -> list[str]:
+def _draw_cards(rng: np.random.Generator, spec: SceneSpec, game: str, count: int) -> list[str]:
     if spec.cards is not None:
         return list(spec.cards)
-    deck: tuple[Card, ...] = tichu_deck() if spec.game == "tichu" else standard_deck(spec.decks)
+    deck: tuple[Card, ...] = tichu_deck() if game == "tichu" else standard_deck(spec.decks)
     chosen = rng.choice(len(deck), size=min(count, len(deck)), replace=False)
     return [str(deck[int(i)]) for i in chosen]
 
@@ -383,6 +384,9 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec) -> tuple[np.ndarray,
     """Draw one photo: (image (height, width, 3) uint8 BGR, labels of the card faces that can
     be seen, bottom card first). Deterministic for a given generator state."""
     style = spec.style or random_style(rng, spec.game, spec.families)
+    if spec.cards is not None:  # a bad card name fails here, before any drawing
+        for name in spec.cards:
+            as_card(name, style.game)
     layout = _choose_layout(rng, spec.layout)
     short = min(spec.width, spec.height)
     if layout == "rows":
@@ -410,7 +414,7 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec) -> tuple[np.ndarray,
     )
     if layout == "pile":
         n_group = max(n_group, min(3, spec.max_cards))
-    cards = _draw_cards(rng, spec, n_apart + n_group) if layout != "empty" else []
+    cards = _draw_cards(rng, spec, style.game, n_apart + n_group) if layout != "empty" else []
     if spec.cards is not None:  # the caller's cards, all of them
         n_apart = len(cards) if layout == "apart" else min(n_apart, len(cards) // 2)
         n_group = len(cards) - n_apart
