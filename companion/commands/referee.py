@@ -5,7 +5,8 @@ one situation per line. Writes one verdict per line, in the same order, as compa
 A line that cannot be understood (invalid JSON, not an object, an unknown game, a
 situation that cannot be real) gets ``{"error": "..."}`` on its output line, and a
 message naming the line number on standard error; the other lines are still answered.
-Blank lines (empty or only spaces) are skipped and get no output line. The exit status
+A key written twice in one object is an error too. Blank lines (empty or only spaces)
+are skipped and get no output line. The exit status
 is 1 if any line was an error, 2 if FILE cannot be opened, else 0.
 
 When reading standard input, each verdict is flushed as soon as it is written, so that
@@ -31,8 +32,26 @@ EXIT_NO_INPUT = 2
 
 Judge = Callable[[Mapping[str, Any]], dict[str, Any]]
 
+
+class _RepeatedKeyError(ValueError):
+    pass
+
+
+def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads would silently keep the last of two equal keys: a second "play" must not
+    # vanish unnoticed.
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _RepeatedKeyError(f"key {key!r} is written twice in one JSON object")
+            seen.add(key)
+    return result
+
+
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-_loads = json.JSONDecoder().decode
+_loads = json.JSONDecoder(object_pairs_hook=_object_without_repeats).decode
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +103,8 @@ def judge_line(line: bytes | str, judges: _Judges | None = None) -> tuple[dict[s
         situation = _loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as error:
         return {"error": f"invalid JSON at column {error.colno}: {error.msg}"}, True
+    except _RepeatedKeyError as error:
+        return {"error": str(error)}, True
     except (RecursionError, ValueError):
         return {"error": "invalid JSON"}, True
     if not isinstance(situation, dict):

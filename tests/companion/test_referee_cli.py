@@ -84,6 +84,7 @@ def test_error_lines_are_answered_in_place_and_exit_1() -> None:
         '{"trick": ["5j"]}',
         '{"play": "5j 5j"}',
         '{"play": "5j", "wish": "1"}',
+        '{"play": "5j", "play": "6j"}',
     ]
     result = referee(stdin="\n".join(lines))  # no final newline
     assert result.returncode == 1
@@ -97,6 +98,7 @@ def test_error_lines_are_answered_in_place_and_exit_1() -> None:
     assert "missing" in out[5]["error"] and "play" in out[5]["error"]
     assert out[6] == {"error": "5j is written twice in the play"}
     assert out[7] == {"error": "the wish must be a rank 2..A, got '1'"}
+    assert out[8] == {"error": "key 'play' is written twice in one JSON object"}
     # Human messages go to stderr and name the line.
     assert "line 1: cannot read card 'Zz'" in result.stderr
     assert "line 8:" in result.stderr
