@@ -1,8 +1,9 @@
 """The Tichu referee: is this play legal here? (CONTRACTS section 2.)
 
 :func:`judge_situation` takes one situation (a JSON object) and returns the verdict;
-:func:`legal_plays` lists every legal play of a hand. Both rest on one generator of the
-combinations a hand can play (:func:`_plays`) and on :func:`classify` and :func:`beats`.
+:func:`legal_plays` lists every legal play of a hand. Both decide with :func:`classify`
+and :func:`beats` alone; the lister and the wish check find candidate card sets in a hand
+by their shape (:func:`_candidates`).
 
 A situation that cannot be real (unreadable cards, a card written twice, a wish that is
 no rank, wrong JSON types) raises :class:`SituationError`; a readable play that breaks a
