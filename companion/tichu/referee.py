@@ -272,7 +272,7 @@ def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
     if passing:
         if turn and top is None:
             return _verdict(PASS, 0, "you lead: you must play")
-        if binding_wish is not None and hand is not None and _wish_obliges(hand, top, binding_wish):
+        if binding_wish is not None and hand is not None and wish_obliges(hand, top, binding_wish):
             return _verdict(PASS, 0, _wish_reason(binding_wish))
         return _verdict(PASS, 0, None)
 
@@ -302,7 +302,7 @@ def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
         and hand is not None
         and not combination.is_bomb
         and not any(card.rank == binding_wish for card in play)
-        and _wish_obliges(hand, top, binding_wish)
+        and wish_obliges(hand, top, binding_wish)
     ):
         return _verdict(combination, points, _wish_reason(binding_wish))
     return _verdict(combination, points, None)
@@ -481,8 +481,18 @@ def _playable(cards: Option, top: Combination | None) -> Combination | None:
     return combination
 
 
-def _wish_obliges(hand: Iterable[Card] | _HandIndex, top: Combination | None, wish: int) -> bool:
-    """Whether the hand can legally play a combination holding a real card of ``wish``."""
+def wish_obliges(hand: Iterable[Card] | _HandIndex, top: Combination | None, wish: int) -> bool:
+    """Whether the hand, on its turn, can legally play a combination holding a real card of
+    ``wish`` (on ``top``, or as a lead): then it must play one, or a bomb.
+
+    >>> from companion.cards import parse_cards
+    >>> wish_obliges(parse_cards("7j 9s"), classify(parse_cards("5s")), 7)
+    True
+    >>> wish_obliges(parse_cards("7j 9s"), classify(parse_cards("8s")), 7)
+    False
+    >>> wish_obliges(parse_cards("Phoenix 9s"), None, 7)  # the Phoenix alone never stands in
+    False
+    """
     index = hand if isinstance(hand, _HandIndex) else _HandIndex(hand)
     if not index.by_rank[wish]:
         return False
@@ -532,7 +542,7 @@ def legal_plays(
             combination = _playable(cards, top)
             if combination is not None:
                 plays.append(combination)
-    if wish is not None and _wish_obliges(index, top, wish):
+    if wish is not None and wish_obliges(index, top, wish):
         return [play for play in plays if play.is_bomb or any(card.rank == wish for card in play.cards)]
     if top is not None:
         plays.append(PASS)
