@@ -34,7 +34,7 @@
   }
 
   // piles: [{id, label, short}], the first is active at the start.
-  function CardPicker(pileBar, gridHost, piles, onChange) {
+  function CardPicker(pileBar, gridHost, piles, onChange, withFill) {
     this.piles = piles;
     this.active = piles[0].id;
     this.owner = {}; // card code -> pile id
@@ -48,6 +48,12 @@
       button.addEventListener("click", () => this.select(pile.id));
       pileBar.append(button);
       this.pileButtons[pile.id] = button;
+    }
+    if (withFill) {
+      // Counting a round needs all 56 cards: tap the few odd ones, then give the rest at once.
+      const fill = el("button", { type: "button", class: "fill-rest" }, "Every untapped card → chosen pile");
+      fill.addEventListener("click", () => this.fillRest());
+      pileBar.append(fill);
     }
     gridHost.textContent = "";
     const specials = el("div", { class: "card-row specials", role: "group", "aria-label": "Special cards" });
@@ -104,6 +110,12 @@
       const points = cards.reduce((sum, c) => sum + cardPoints(c), 0);
       this.pileButtons[pile.id].querySelector(".pile-count").textContent = cards.length ? cards.length + " · " + points + " pts" : "";
     }
+  };
+
+  CardPicker.prototype.fillRest = function () {
+    for (const code of Object.keys(this.cardButtons)) if (this.owner[code] === undefined) this.owner[code] = this.active;
+    this.refresh();
+    this.onChange();
   };
 
   CardPicker.prototype.cards = function (pileId) {

@@ -145,7 +145,7 @@
 
   const pileDefs = players.map((name, seat) => ({ id: "s" + seat, label: name + "'s tricks", short: name.slice(0, 3) }));
   pileDefs.push({ id: "hand", label: "Last player's hand", short: "hand" });
-  const picker = isScorer ? new window.CardPicker($("round-piles"), $("round-picker"), pileDefs, () => changed()) : null;
+  const picker = isScorer ? new window.CardPicker($("round-piles"), $("round-picker"), pileDefs, () => changed(), true) : null;
 
   for (const b of document.querySelectorAll("#calls .toggle")) {
     b.addEventListener("click", () => {

@@ -1,0 +1,215 @@
+"""The pages in real headless Chromium at a phone's size (Debian's chromium, PyPI's playwright).
+
+Screenshots of every page go to a temporary folder, or to the folder named by
+``TRICKMATE_SCREENSHOTS`` (``docs/screenshots`` refreshes the committed ones).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import Server
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("browser") / "data").start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("TRICKMATE_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def new_page(browser: object, base: str):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, base_url=base)  # type: ignore[attr-defined]
+    context.set_default_timeout(5000)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def shoot(page, folder: Path, name: str, full: bool = True) -> None:  # type: ignore[no-untyped-def]
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=full)
+
+
+def expect_text(page, selector: str, pattern: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    expect(page.locator(selector)).to_have_text(re.compile(pattern), timeout=5000)
+
+
+def enter_round(page, calls: dict[str, str], out: list[str], points: int | None = None) -> None:  # type: ignore[no-untyped-def]
+    for name, call in calls.items():
+        label = "Grand Tichu" if call == "grand" else "Tichu"
+        page.get_by_role("button", name=f"{name} called {label}", exact=True).click()
+    for name in out:
+        page.get_by_role("button", name=f"{name} went out next").click()
+    if points is not None:
+        page.locator(f'#keypad [data-points="{points}"]').click()
+
+
+def test_score_a_game_with_a_live_viewer(browser: object, live_server: Server, shots: Path) -> None:
+    scorer = new_page(browser, live_server.base)
+    scorer.goto("/")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+        scorer.get_by_label(f"Seat {seat + 1} name", exact=False).fill(name)
+    scorer.get_by_role("radio", name="500").check()
+    shoot(scorer, shots, "start")
+    scorer.get_by_role("button", name="Start the table").click()
+    scorer.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    assert "token" not in scorer.url  # taken out of the address bar, kept on the phone
+    expect_text(scorer, "#live", "live")
+
+    # Round 1: Ann called Tichu and went out first; Ann & Cy took 60 card points.
+    enter_round(scorer, {"Ann": "tichu"}, ["Ann", "Bob"], 60)
+    expect_text(scorer, "#points-shown", r"Ann & Cy 60 · Bob & Di 40")
+    expect_text(scorer, "#preview", r"Ann & Cy \+160 · Bob & Di \+40")
+    shoot(scorer, shots, "enter-round")
+    scorer.get_by_role("button", name="Save round").click()
+    expect_text(scorer, "#total0", "^160$")
+    expect_text(scorer, "#total1", "^40$")
+
+    viewer = new_page(browser, live_server.base)
+    viewer.goto(scorer.locator("#viewer-link").get_attribute("href"))
+    expect_text(viewer, "#total0", "^160$")
+    expect_text(viewer, "#live", "live")
+    assert viewer.locator("#entry").is_hidden() and viewer.locator("#scorer-invite").is_hidden()
+
+    # Round 2: a double victory for Bob & Di, with Cy's failed Grand Tichu.
+    enter_round(scorer, {"Cy": "grand"}, ["Bob", "Di"])
+    expect_text(scorer, "#out-hint", "Double victory for Bob & Di")
+    expect_text(scorer, "#preview", r"Ann & Cy −200 · Bob & Di \+200")
+    scorer.get_by_role("button", name="Save round").click()
+    expect_text(viewer, "#total1", "^240$")  # no reload: the live stream brought it
+    expect_text(viewer, "#total0", "^-40$")
+    expect_text(viewer, "#round-list", "Grand Cy ✗")
+
+    # An impossible entry is explained, not saved.
+    enter_round(scorer, {}, ["Ann", "Bob", "Cy"])
+    scorer.get_by_role("tab", name="Count from cards").click()
+    scorer.locator('button.pile[data-pile="hand"]').click()
+    scorer.locator('[data-card="Dragon"]').click()
+    expect_text(scorer, "#preview", "missing")
+    shoot(scorer, shots, "count-from-cards")
+    scorer.get_by_role("button", name="Clear").click()
+
+    # Correction: round 1 was really 70 card points.
+    scorer.get_by_role("button", name="Edit round 1").click()
+    expect_text(scorer, "#entry-title", "editing")
+    scorer.locator('#keypad [data-points="70"]').click()
+    scorer.get_by_role("button", name="Save changes to round 1").click()
+    expect_text(viewer, "#total0", "^-30$")
+    expect_text(viewer, "#total1", "^230$")
+
+    # Undo the last round; then a third round entered the same way.
+    scorer.get_by_role("button", name="Undo last round").click()
+    expect_text(viewer, "#total1", "^30$")
+    expect_text(viewer, "#total0", "^170$")
+    shoot(viewer, shots, "viewer")
+
+    # Reloading loses nothing.
+    scorer.reload()
+    expect_text(scorer, "#total0", "^170$")
+    assert scorer.locator("#entry").is_visible()
+
+    # Two double victories end the game at 570; both phones see the winner.
+    for total in (370, 570):
+        enter_round(scorer, {}, ["Ann", "Cy"])
+        scorer.get_by_role("button", name="Save round").click()
+        expect_text(scorer, "#total0", f"^{total}$")
+    expect_text(viewer, "#winner-text", "Ann & Cy win")
+    expect_text(scorer, "#winner-text", "Ann & Cy win")
+    scorer.evaluate("window.scrollTo(0, 0)")
+    shoot(scorer, shots, "scorer", full=True)
+    shoot(viewer, shots, "winner-viewer", full=False)
+    assert scorer.locator("#entry").is_hidden()
+
+    # A rematch is a new table with the same players, kept by the same phone.
+    old_url = scorer.url
+    scorer.get_by_role("button", name=re.compile("Rematch")).click()
+    scorer.wait_for_url(lambda url: url != old_url and "/t/" in url)
+    expect_text(scorer, "#total0", "^0$")
+    expect_text(scorer, ".team-score.team0 .team-names", "Ann & Cy")
+    assert scorer.locator("#entry").is_visible()
+    assert not scorer.errors and not viewer.errors
+
+
+def test_referee_page(browser: object, live_server: Server, shots: Path) -> None:
+    page = new_page(browser, live_server.base)
+    page.goto("/referee")
+    page.locator('button.pile[data-pile="trick"]').click()
+    for card in ("4j", "4s", "4p", "Kt", "Kj"):
+        page.locator(f'[data-card="{card}"]').click()
+    page.locator('button.pile[data-pile="play"]').click()
+    for card in ("5j", "5s", "5p", "9t", "9j"):
+        page.locator(f'[data-card="{card}"]').click()
+    page.get_by_role("button", name="Is it legal?").click()
+    expect_text(page, "#verdict", "Legal")
+    expect_text(page, "#verdict", "full house")
+
+    # A pair cannot beat a full house; the reason is shown.
+    page.locator('[data-card="9t"]').click()
+    page.locator('[data-card="9j"]').click()
+    page.locator('[data-card="5p"]').click()
+    page.get_by_role("button", name="Is it legal?").click()
+    expect_text(page, "#verdict", "Not legal")
+    reason = page.locator("#verdict .reason").inner_text()
+    assert reason.strip()
+
+    # The wish binds: holding a 7 with a 7 wish, a single 8 on a 6 is refused.
+    page.get_by_role("button", name="Clear").click()
+    page.locator('button.pile[data-pile="trick"]').click()
+    page.locator('[data-card="6j"]').click()
+    page.locator('button.pile[data-pile="play"]').click()
+    page.locator('[data-card="8s"]').click()
+    page.locator('button.pile[data-pile="rest"]').click()
+    page.locator('[data-card="7p"]').click()
+    page.get_by_role("button", name="Wish for 7").click()
+    page.get_by_role("button", name="Is it legal?").click()
+    expect_text(page, "#verdict", "Not legal")
+    expect_text(page, "#verdict .reason", "7")
+    shoot(page, shots, "referee")
+    assert not page.errors
+
+
+def test_unknown_table_page(browser: object, live_server: Server, shots: Path) -> None:
+    page = new_page(browser, live_server.base)
+    response = page.goto("/t/no-such-table")
+    assert response is not None and response.status == 404
+    expect_text(page, "h1", "404")
