@@ -345,7 +345,7 @@ def scanner_view(
     m[0, 2] = -m[0, 0] * w / 2 - m[0, 1] * h / 2 + w * max(stretch, 1.0) / 2 + 8
     out_w = int(w * max(stretch, 1.0) + 16)
     canvas = cv2.warpAffine(canvas, m, (out_w, h))
-    target = float(np.exp(rng.uniform(np.log(8), np.log(46))))
+    target = float(np.exp(rng.uniform(np.log(6), np.log(46))))
     scale = target / max(1, canvas.shape[0] - 32)
     small = cv2.resize(canvas, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     if rng.random() < 0.5:

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.cards import Card, Special, Suit
 from vision.detect import IndexPair, Ink, component_mask
-from vision.features import glyph_features, upright_glyph
+from vision.features import GLYPH_SIZE, glyph_features_batch, upright_glyph
 
 if TYPE_CHECKING:
     from vision.profile import DeckProfile
@@ -108,9 +108,18 @@ def builtin_model() -> GlyphModel:
 
 def glyph_vector(ink: Ink, components: tuple[int, ...], down: tuple[float, float]) -> np.ndarray:
     """Feature vector of ``components`` seen with ``down`` as down."""
-    mask, origin = component_mask(ink, components)
-    square, height, width = upright_glyph(mask, (float(origin[0]), float(origin[1])), down)
-    return glyph_features(square, height, width)
+    return glyph_vectors(ink, [(components, down)])[0]
+
+
+def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]) -> np.ndarray:
+    """(N, F) feature vectors of (components, down) glyphs, computed in one batch."""
+    squares = np.zeros((len(glyphs), GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    heights = np.zeros(len(glyphs), np.float32)
+    widths = np.zeros(len(glyphs), np.float32)
+    for i, (components, down) in enumerate(glyphs):
+        mask, origin = component_mask(ink, components)
+        squares[i], heights[i], widths[i] = upright_glyph(mask, (float(origin[0]), float(origin[1])), down)
+    return glyph_features_batch(squares, heights, widths)
 
 
 @dataclass(frozen=True)
@@ -147,19 +156,19 @@ def read_pairs(
     if not pairs:
         return []
     keys: dict[tuple[tuple[int, ...], tuple[float, float]], int] = {}
-    vectors: list[np.ndarray] = []
+    glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = []
 
     def vector_index(components: tuple[int, ...], down: tuple[float, float]) -> int:
         # Directions within a few degrees share one crop.
         key = (components, (round(down[0] * 8) / 8, round(down[1] * 8) / 8))
         if key not in keys:
-            keys[key] = len(vectors)
-            vectors.append(glyph_vector(ink, components, down))
+            keys[key] = len(glyphs)
+            glyphs.append((components, down))
         return keys[key]
 
     rank_rows = [vector_index(p.rank, p.down) for p in pairs]
     suit_rows = [vector_index((p.suit,), p.down) for p in pairs]
-    probabilities = classify_glyphs(np.stack(vectors), profile)
+    probabilities = classify_glyphs(glyph_vectors(ink, glyphs), profile)
     rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]
     suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
     rank_p = probabilities[rank_rows][:, rank_columns]
