@@ -126,7 +126,8 @@ def test_score_a_game_with_a_live_viewer(browser: object, live_server: Server, s
     scorer.locator('button.pile[data-pile="hand"]').click()
     scorer.locator('[data-card="Dragon"]').click()
     expect_text(scorer, "#preview", "missing")
-    shoot(scorer, shots, "count-from-cards")
+    scorer.evaluate("document.getElementById('points-section').scrollIntoView()")
+    shoot(scorer, shots, "count-from-cards", full=False)
     scorer.get_by_role("button", name="Clear").click()
 
     # Correction: round 1 was really 70 card points.

@@ -59,15 +59,17 @@
     const specials = el("div", { class: "card-row specials", role: "group", "aria-label": "Special cards" });
     for (const special of SPECIALS) specials.append(this.cardButton(special.code, special.label, special.code, "special"));
     gridHost.append(specials);
-    for (const suit of SUITS) {
-      const group = el("div", { class: "card-row suit-" + suit.letter, role: "group", "aria-label": suit.name });
-      group.append(el("div", { class: "suit-name", "aria-hidden": "true" }, suit.symbol + " " + suit.name));
-      for (const rank of RANKS) {
+    // One column per suit, one row per rank: a phone is narrow but may scroll, and the
+    // same rank in every suit sits on one line (pairs, bombs) with targets wide enough.
+    const grid = el("div", { class: "card-grid", role: "group", "aria-label": "Cards by suit" });
+    for (const suit of SUITS) grid.append(el("div", { class: "suit-name suit-" + suit.letter, "aria-hidden": "true" }, suit.symbol + " " + suit.name));
+    for (const rank of RANKS) {
+      for (const suit of SUITS) {
         const name = (RANK_NAMES[rank] || rank) + " of " + suit.name;
-        group.append(this.cardButton(rank + suit.letter, rank, name, "suit-" + suit.letter, suit.symbol));
+        grid.append(this.cardButton(rank + suit.letter, rank, name, "suit-" + suit.letter, suit.symbol));
       }
-      gridHost.append(group);
     }
+    gridHost.append(grid);
     this.select(this.active);
   }
 

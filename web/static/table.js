@@ -87,7 +87,7 @@
     }
     $("status").textContent = status;
     $("winner").hidden = !data.finished;
-    if (data.finished) $("winner-text").textContent = "🏆 " + TEAM_NAMES[Number(data.winner)] + " win!";
+    if (data.finished) $("winner-text").textContent = "★ " + TEAM_NAMES[Number(data.winner)] + " win!";
 
     const list = $("round-list");
     list.textContent = "";
