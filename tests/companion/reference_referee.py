@@ -278,6 +278,24 @@ def _describe(reading: Reading) -> str:
     return reading.kind.replace("_", " ")
 
 
+def read_trick(trick_texts: Iterable[str]) -> tuple[Reading | None, set[str]]:
+    """The play to beat (each play read on the one before) and every card of the trick."""
+    top: Reading | None = None
+    trick_cards: set[str] = set()
+    for text in trick_texts:
+        if _is_pass(text):
+            continue  # a pass in the trick is no play (lenient: the contract lists plays)
+        cards = read_cards(text, "trick play")
+        if trick_cards & set(cards):
+            raise ReferenceSituationError("a card appears twice in the trick")
+        trick_cards |= set(cards)
+        reading = best_reading(cards, top, True)
+        if reading is None:
+            raise ReferenceSituationError(f"the trick play {text!r} is no combination")
+        top = reading
+    return top, trick_cards
+
+
 def judge(situation: Mapping[str, Any]) -> dict[str, Any]:
     """The verdict for one situation; raise ReferenceSituationError for an error line."""
     game = situation.get("game", "tichu")
@@ -291,18 +309,7 @@ def judge(situation: Mapping[str, Any]) -> dict[str, Any]:
     wish = _read_wish(situation.get("wish"))
     hand_text = situation.get("hand")
     hand = None if hand_text is None else read_cards(hand_text, "hand")
-    trick_texts = situation.get("trick") or []
-    top: Reading | None = None
-    trick_cards: set[str] = set()
-    for text in trick_texts:
-        cards = read_cards(text, "trick play")
-        if trick_cards & set(cards):
-            raise ReferenceSituationError("a card appears twice in the trick")
-        trick_cards |= set(cards)
-        reading = best_reading(cards, top, True)
-        if reading is None:
-            raise ReferenceSituationError(f"the trick play {text!r} is no combination")
-        top = reading
+    top, trick_cards = read_trick(situation.get("trick") or [])
     play_text: str = situation["play"]
     passing = _is_pass(play_text)
     play = [] if passing else read_cards(play_text, "play")

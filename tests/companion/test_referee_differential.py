@@ -212,6 +212,8 @@ def random_situation(rng: random.Random, use_lister: bool = True) -> dict[str, A
     rng.shuffle(hand)
     trick = random_trick(rng, pool)
     trick_texts = [spell(play, rng) for play in trick]
+    if trick_texts and rng.random() < 0.1:  # passes written into the trick are skipped
+        trick_texts.insert(rng.randint(1, len(trick_texts)), rng.choice(("pass", "", "PASS")))
     wish: int | None = None
     if rng.random() < 0.4:
         ordinary = [ref.rank_of(c) for c in hand if ref.is_ordinary(c)]
@@ -251,12 +253,34 @@ def random_situation(rng: random.Random, use_lister: bool = True) -> dict[str, A
     if rng.random() < 0.85:
         situation["hand"] = spell(hand, rng)
     if wish is not None:
-        situation["wish"] = ref.NAME_BY_RANK[wish]
+        name = ref.NAME_BY_RANK[wish]
+        situation["wish"] = rng.choice((name, name, name.lower(), name.replace("10", "T"), wish))
     if not turn or rng.random() < 0.3:
         situation["turn"] = turn
     if rng.random() < 0.2:
         situation["game"] = "tichu"
+    if rng.random() < 0.04:
+        corrupt(situation, rng)
     return situation
+
+
+def corrupt(situation: dict[str, Any], rng: random.Random) -> None:
+    """Turn ``situation`` into a line that cannot be a real situation."""
+    how = rng.choice(("token", "twice", "wish", "game", "no play", "hand twice"))
+    play = situation["play"] if situation["play"].strip().lower() not in ("", "pass") else "9j"
+    if how == "token":
+        situation["play"] = play + rng.choice((" 1j", " Xs", " 11p", " Dragons", " 0t"))
+    elif how == "twice":
+        situation["play"] = play + " " + play.replace(",", " ").split()[0].lower()
+    elif how == "wish":
+        situation["wish"] = rng.choice(("1", "Mahjong", "Z", 15, 0, "Dragon"))
+    elif how == "game":
+        situation["game"] = rng.choice(("chess", "shengji"))
+    elif how == "no play":
+        del situation["play"]
+    else:
+        hand = situation.get("hand") or "7s"
+        situation["hand"] = hand + " " + hand.replace(",", " ").split()[0]
 
 
 # ---------------------------------------------------------------- comparing
@@ -275,13 +299,12 @@ def disagreement(situation: Mapping[str, Any]) -> str | None:
     mine = _judge(ref.judge, situation, ref.ReferenceSituationError)
     if ("error" in real) != ("error" in mine):
         return f"error line: real={real} reference={mine}"
-    if "error" in real:
+    if "error" in real or "play" not in situation:
         return None
     fields = ["legal", "points"]
     combination_fields = ["kind", "length", "rank"]
     passing = ref._is_pass(situation["play"])
-    trick = situation.get("trick") or []
-    top = ref.best_reading(ref.read_cards(trick[-1], "trick"), None, True) if trick else None
+    top, _ = ref.read_trick(situation.get("trick") or [])
     # Rulings the contract leaves open: a pass out of turn, a pass on the Dog, and the
     # value of a Phoenix single on something that is not a single, or on the Dragon.
     if passing and (situation.get("turn") is False or (top is not None and top.kind == "dog")):
@@ -358,17 +381,21 @@ def test_generator_makes_varied_situations() -> None:
     """The generator must reach the interesting cases, or the comparison proves little."""
     rng = random.Random(PYTEST_SEED)
     kinds: set[str] = set()
-    legal = illegal = wish_bound = 0
+    legal = illegal = wish_bound = errors = 0
     for _ in range(600):
         situation = random_situation(rng)
-        verdict = ref.judge(situation)
+        try:
+            verdict = ref.judge(situation)
+        except ref.ReferenceSituationError:
+            errors += 1
+            continue
         combination = verdict["combination"]
         kinds.add(combination["kind"] if combination else "none")
         legal += verdict["legal"]
         illegal += not verdict["legal"]
         wish_bound += "wish" in (verdict["reason"] or "")
     assert kinds >= {"single", "pair", "triple", "full_house", "stairs", "straight", "bomb", "pass", "none"}
-    assert legal > 100 and illegal > 100 and wish_bound > 5
+    assert legal > 100 and illegal > 100 and wish_bound > 5 and errors > 5
 
 
 def main(argv: Sequence[str] | None = None) -> int:
