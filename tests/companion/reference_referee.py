@@ -308,8 +308,13 @@ def judge(situation: Mapping[str, Any]) -> dict[str, Any]:
         raise ReferenceSituationError("turn must be true or false")
     wish = _read_wish(situation.get("wish"))
     hand_text = situation.get("hand")
+    if hand_text is not None and not isinstance(hand_text, str):
+        raise ReferenceSituationError("the hand must be a string of cards")
     hand = None if hand_text is None else read_cards(hand_text, "hand")
-    top, trick_cards = read_trick(situation.get("trick") or [])
+    trick_texts = situation.get("trick") or []
+    if not isinstance(trick_texts, list) or not all(isinstance(t, str) for t in trick_texts):
+        raise ReferenceSituationError("the trick must be a list of plays")
+    top, trick_cards = read_trick(trick_texts)
     play_text: str = situation["play"]
     passing = _is_pass(play_text)
     play = [] if passing else read_cards(play_text, "play")

@@ -321,6 +321,9 @@ def disagreement(situation: Mapping[str, Any]) -> str | None:
     elif real_combo is not None:
         differences += [f"{name}: real={real_combo.get(name)!r} reference={my_combo.get(name)!r}"
                         for name in combination_fields if real_combo.get(name) != my_combo.get(name)]
+    real_rank = None if real_combo is None else real_combo.get("rank")
+    if isinstance(real_rank, float) and real_rank.is_integer():
+        differences.append(f"rank written as a float: {real_combo}")  # JSON would show 13.0
     if differences:
         reasons = f"real reason: {real.get('reason')!r}; reference: {mine['reason']!r}"
         return "; ".join(differences) + f" ({reasons})"

@@ -261,6 +261,7 @@ def test_example_verdict(example: Example, engine: str) -> None:
         assert combination["length"] == example.length, verdict
         if example.rank != ANY_RANK:
             assert combination.get("rank") == example.rank, verdict
+            assert type(combination.get("rank")) is type(example.rank), "whole ranks are ints in JSON"
     assert verdict["points"] == example.points, verdict
     if example.legal:
         assert verdict["reason"] is None, verdict
