@@ -191,6 +191,13 @@ def _draw_cards(rng: np.random.Generator, spec: SceneSpec, game: str, count: int
     return [str(deck[int(i)]) for i in chosen]
 
 
+def table_scale(camera: Camera, point: np.ndarray) -> float:
+    """Table pixels per photo pixel around table ``point`` (more on the far side of a tilt)."""
+    probe = _project(camera.homography, np.asarray(point, np.float64) + np.array([[0, 0], [1, 0], [0, 1.0]]))
+    jacobian = np.stack([probe[1] - probe[0], probe[2] - probe[0]])
+    return 1.0 / math.sqrt(max(abs(float(np.linalg.det(jacobian))), 1e-9))
+
+
 def _make_item(style: DeckStyle, card: str | None, centre: np.ndarray, angle: float, width: float) -> _Item:
     w = max(8, round(width))
     h = round(w / style.aspect)
@@ -207,11 +214,13 @@ def _place_apart(
     placed: list[_Item],
     tries: int = 60,
 ) -> list[_Item]:
-    """Cards that do not overlap each other or anything already placed."""
+    """Cards ``width`` photo pixels wide that do not overlap each other or anything placed."""
     out: list[_Item] = []
     for card in cards:
         for _ in range(tries):
-            item = _make_item(style, card, _random_point(rng, camera), rng.uniform(0, 2 * math.pi), width)
+            where = _random_point(rng, camera)
+            scaled = width * table_scale(camera, where)
+            item = _make_item(style, card, where, rng.uniform(0, 2 * math.pi), scaled)
             diagonal = math.hypot(item.width, item.height)
             if not _inside(camera, item.outline(), 0.04):
                 continue
@@ -228,15 +237,17 @@ def _place_apart(
 def _place_fan(
     rng: np.random.Generator, style: DeckStyle, camera: Camera, cards: list[str], width: float
 ) -> list[_Item]:
-    """A played combination: cards overlapping in a row, each showing its top-left index."""
+    """A played combination: cards (``width`` photo pixels wide) overlapping in a row, each
+    showing its top-left index."""
     for _ in range(30):
-        probe = _make_item(style, cards[0], np.zeros(2), 0.0, width)
+        anchor = _random_point(rng, camera)
+        scaled = width * table_scale(camera, anchor)
+        probe = _make_item(style, cards[0], np.zeros(2), 0.0, scaled)
         index_right = max(float(box[:, 0].max()) for box in probe.index_boxes[:1]) + 1
         step = index_right * rng.uniform(1.1, 1.6)
         bend = rng.uniform(-0.06, 0.06)
         turn = math.radians(rng.uniform(0, 5)) * (1 if rng.random() < 0.5 else -1)
         base_angle = rng.uniform(0, 2 * math.pi)
-        anchor = _random_point(rng, camera)
         n = len(cards)
         c, s = math.cos(base_angle), math.sin(base_angle)
         rot = np.array([[c, -s], [s, c]])
@@ -244,7 +255,7 @@ def _place_fan(
         for i, card in enumerate(cards):
             k = i - (n - 1) / 2
             offset = np.array([k * step, bend * k * k * step])
-            items.append(_make_item(style, card, anchor + rot @ offset, base_angle + k * turn, width))
+            items.append(_make_item(style, card, anchor + rot @ offset, base_angle + k * turn, scaled))
         if all(_inside(camera, item.outline(), 0.03) for item in items):
             return items
         width *= 0.93
@@ -254,12 +265,14 @@ def _place_fan(
 def _place_pile(
     rng: np.random.Generator, style: DeckStyle, camera: Camera, cards: list[str], width: float
 ) -> list[_Item]:
-    """A loosely spread trick pile: cards around one point at any angle."""
+    """A loosely spread trick pile: cards (``width`` photo pixels wide) around one point at
+    any angle."""
     for _ in range(30):
         anchor = _random_point(rng, camera)
+        scaled = width * table_scale(camera, anchor)
         items = [
             _make_item(
-                style, card, anchor + rng.normal(0, 0.7 * width, 2), rng.uniform(0, 2 * math.pi), width
+                style, card, anchor + rng.normal(0, 0.7 * scaled, 2), rng.uniform(0, 2 * math.pi), scaled
             )
             for card in cards
         ]
@@ -421,19 +434,19 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec) -> tuple[np.ndarray,
     if layout == "rows":
         items = _place_rows(rng, style, camera, cards, spec.row_length, (spec.width, spec.height))
     if layout in ("fan", "mixed") and n_group:
-        width = short * rng.uniform(0.16, 0.3) * zoom
+        width = short * rng.uniform(0.18, 0.32)
         items = _place_fan(rng, style, camera, cards[:n_group], width)
     if layout == "pile":
-        width = short * rng.uniform(0.18, 0.3) * zoom
+        width = short * rng.uniform(0.18, 0.3)
         items = _place_pile(rng, style, camera, cards[:n_group], width)
     if layout in ("apart", "mixed"):
-        width = short * rng.uniform(0.15, 0.28) * zoom
+        width = short * rng.uniform(0.15, 0.3)
         items += _place_apart(rng, style, camera, list(cards[n_group:]), width, items)
 
     # Card backs among the cards; chips, coins and papers under them; perhaps a hand on top.
     backs: list[_Item] = []
     if layout != "rows" and rng.random() < spec.distractors:
-        width = short * rng.uniform(0.15, 0.28) * zoom
+        width = short * rng.uniform(0.15, 0.3)
         backs = _place_apart(rng, style, camera, [None] * int(rng.integers(1, 3)), width, items, tries=20)
     all_items = items + backs
     if backs and rng.random() < 0.5:
