@@ -28,7 +28,7 @@ from companion.tichu.combinations import Combination, Kind, classify
 from companion.tichu.referee import SituationError, judge_situation, legal_plays
 from tests.companion import reference_referee as ref
 
-PYTEST_COUNT = 3000
+PYTEST_COUNT = 2500
 PYTEST_SEED = 20261122
 KINDS = ("single", "pair", "triple", "full_house", "stairs", "straight", "bomb")
 # Leads drawn with these weights: bombs rarer, since only bombs can follow them.
@@ -357,6 +357,34 @@ def lister_disagreement(rng: random.Random) -> str | None:
     return None
 
 
+# Every set of up to five cards from this small deck is compared exhaustively: it holds
+# straights with the Mahjong, straight flushes, Phoenix pairs, triples, full houses and stairs.
+SMALL_DECK = [ref.NAME_BY_RANK[r] + suit for r in range(4, 9) for suit in "jsp"] + [ref.MAHJONG, ref.PHOENIX]
+SMALL_DECK_TRICKS: list[list[str]] = [
+    [], ["5t"], ["3j 3s"], ["2j 2s 3p 3t"], ["2p 2t 2j 3j 3t"], ["2j 3s 4t 5t 6t"], ["2j 2s 2p 2t"],
+    ["Dog"], ["Dragon"], ["Kt", "At"],
+]
+
+
+def exhaustive_disagreements(max_size: int, tricks: Sequence[list[str]] = SMALL_DECK_TRICKS) -> list[str]:
+    """Compare every card set of SMALL_DECK up to ``max_size`` cards, led and on each trick."""
+    mismatches = []
+    for size in range(1, max_size + 1):
+        for cards in itertools.combinations(SMALL_DECK, size):
+            for trick in tricks:
+                for turn in (True, False) if trick and size >= 4 else (True,):
+                    situation = {"play": " ".join(cards), "trick": trick, "turn": turn}
+                    problem = disagreement(situation)
+                    if problem is not None:
+                        mismatches.append(f"{json.dumps(situation)}\n    {problem}")
+    return mismatches
+
+
+def test_every_small_card_set_agrees_with_the_reference() -> None:
+    mismatches = exhaustive_disagreements(4)
+    assert not mismatches, "\n".join(mismatches[:10])
+
+
 def run(count: int, seed: int, show: int = 10, lister_every: int = 10) -> list[str]:
     """Compare ``count`` random situations; return the readable mismatches found."""
     rng = random.Random(seed)
@@ -408,8 +436,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=20, help="stop after this many mismatches (0: never)")
+    parser.add_argument("--exhaustive", type=int, default=0, metavar="N",
+                        help="also compare every set of up to N cards of the small deck")
     args = parser.parse_args(argv)
     mismatches = run(args.count, args.seed, args.show)
+    if args.exhaustive:
+        mismatches += exhaustive_disagreements(args.exhaustive)
     for line in mismatches:
         print(line)
     print(f"{len(mismatches)} mismatches in {args.count} situations (seed {args.seed})", file=sys.stderr)
