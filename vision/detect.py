@@ -183,16 +183,29 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     the table (flowers, wood grain) and on card backs is left out.
     """
     mask = ink_mask(image)
+    # Wide areas that are not paper (the table, big artwork) are no glyphs; cutting them and a
+    # thin margin away frees the glyphs that touch a card's edge.
+    wide = cv2.morphologyEx(
+        cv2.bitwise_not(regions.paper), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
+    )
+    wide = cv2.dilate(wide, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    mask = cv2.bitwise_and(mask, cv2.bitwise_not(wide))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    boxes = stats[1:, :4].astype(np.int32)
-    areas = stats[1:, 4].astype(np.float32)
-    centers = centroids[1:].astype(np.float32)
-    long_side = np.maximum(boxes[:, 2], boxes[:, 3]).astype(np.float32)
     max_size = 0.12 * max(image.shape[:2])
-    keep = (long_side >= min_size) & (areas >= 6) & (long_side <= max_size)
-    # Index glyphs are compact: reject long thin lines (card edges, art outlines).
-    keep &= areas >= 0.04 * boxes[:, 2].astype(np.float32) * boxes[:, 3]
-    keep &= _paper_ring(regions.paper, boxes) >= 0.55
+    compact, tangled = _glyph_shapes(stats[1:], min_size, max_size)
+    if tangled.any():
+        # Glyphs touching a thin frame line or card edge merge with it into one big, hollow
+        # component: open those (thin lines go, strokes stay) and label again.
+        lookup = np.zeros(count, np.uint8)
+        lookup[np.flatnonzero(tangled) + 1] = 255
+        knot = lookup[labels]
+        opened = cv2.morphologyEx(knot, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
+        mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), opened)
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
+    boxes = stats[1:, :4].astype(np.int32)
+    centers = centroids[1:].astype(np.float32)
+    keep = compact & (_paper_ring(regions.paper, boxes) >= 0.55)
     index = np.flatnonzero(keep)
     remap = np.zeros(count, np.int32)
     remap[index + 1] = np.arange(1, index.size + 1, dtype=np.int32)
@@ -205,6 +218,19 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     cy = np.clip(centers[:, 1].round().astype(np.int32), 0, image.shape[0] - 1)
     region = regions.labels[cy, cx] - 1
     return Ink(labels=labels, boxes=boxes, centers=centers, sizes=sizes, region=region.astype(np.int32))
+
+
+def _glyph_shapes(stats: np.ndarray, min_size: float, max_size: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per component (x, y, w, h, area rows): glyph-like (compact, glyph-sized) and tangled
+    (big or hollow: likely glyphs joined to lines)."""
+    boxes = stats[:, :4].astype(np.float32)
+    areas = stats[:, 4].astype(np.float32)
+    long_side = np.maximum(boxes[:, 2], boxes[:, 3])
+    sized = (long_side >= min_size) & (areas >= 6) & (long_side <= max_size)
+    # Index glyphs are compact: long thin lines (card edges, art outlines) are not.
+    solid = areas >= 0.04 * boxes[:, 2] * boxes[:, 3]
+    tangled = (long_side >= 3 * min_size) & ~(sized & solid)
+    return sized & solid, tangled
 
 
 def _paper_ring(paper: np.ndarray, boxes: np.ndarray) -> np.ndarray:
