@@ -82,9 +82,11 @@ class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.executescript(SCHEMA)
+        # Held open for the store's life: when the last connection to a WAL database closes,
+        # SQLite checkpoints and deletes the log, which would cost several fsyncs per request.
+        self._keeper = self._connect()
+        self._keeper.execute("PRAGMA journal_mode=WAL")
+        self._keeper.executescript(SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN ourselves, so each change is exactly one
