@@ -13,7 +13,7 @@ import pytest
 from companion.cards import Card, Deck
 from vision.synth import DeckStyle, SceneSpec, families, render_card, render_card_face, render_scene
 from vision.synth.background import BACKGROUNDS, render_background
-from vision.synth.scene import INDEX_VISIBLE, make_camera
+from vision.synth.scene import INDEX_VISIBLE, make_camera, table_scale
 from vision.synth.style import FAMILIES
 from vision.synth.symbols import suit_mask, symbol_variant_count
 
@@ -243,7 +243,10 @@ def test_backgrounds_and_camera() -> None:
     camera = make_camera(rng, 640, 480, tilt=0.0, yaw=0.0)
     # From straight above with no turn, the table maps to the photo by a shift only.
     assert np.allclose(camera.homography[:2, :2], np.eye(2), atol=1e-6)
+    assert table_scale(camera, camera.view.mean(axis=0)) == pytest.approx(1.0)
     tilted = make_camera(rng, 640, 480, tilt=0.8, yaw=0.3)
+    far, near = (tilted.view[0] + tilted.view[1]) / 2, (tilted.view[2] + tilted.view[3]) / 2
+    assert table_scale(tilted, far * 0.9 + near * 0.1) > 1.3 * table_scale(tilted, near * 0.9 + far * 0.1)
     top_width = np.linalg.norm(tilted.view[1] - tilted.view[0])
     bottom_width = np.linalg.norm(tilted.view[2] - tilted.view[3])
     assert top_width > 1.5 * bottom_width  # the far edge sees more table

@@ -384,6 +384,29 @@ def _composite(
     canvas[y0:y1, x0:x1] = np.clip(region + (face - region) * alpha, 0, 255).astype(np.uint8)
 
 
+def _table_edge(rng: np.random.Generator, canvas: np.ndarray, camera: Camera, items: list[_Item]) -> None:
+    """The table's edge in view: beyond a straight line clear of every card, the floor (another
+    surface, out of focus) behind a dark rim."""
+    angle = rng.uniform(0, 2 * math.pi)
+    normal = np.array([math.cos(angle), math.sin(angle)])
+    points = np.concatenate([item.outline() for item in items]) if items else camera.view.mean(axis=0)[None]
+    size = float(max(canvas.shape[:2]))
+    offset = float((points @ normal).max()) + size * rng.uniform(0.03, 0.25)
+    if offset >= float((camera.view @ normal).max()):
+        return  # the edge would be out of the photo
+    height, width = canvas.shape[:2]
+    xs = np.arange(width, dtype=np.float32)[None, :] * np.float32(normal[0])
+    ys = np.arange(height, dtype=np.float32)[:, None] * np.float32(normal[1])
+    distance = xs + ys - np.float32(offset)  # (height, width), by broadcasting
+    floor = render_background(rng, width, height, "random")
+    floor = cv2.GaussianBlur(floor, (0, 0), max(1.0, size / 400)) * np.float32(rng.uniform(0.5, 0.9))
+    rim = size * rng.uniform(0.004, 0.012)
+    beyond = distance > rim
+    canvas[beyond] = floor[beyond].astype(np.uint8)
+    band = (distance > 0) & ~beyond
+    canvas[band] = (canvas[band] * np.float32(rng.uniform(0.3, 0.6))).astype(np.uint8)
+
+
 def _choose_layout(rng: np.random.Generator, layout: str) -> str:
     if layout != "random":
         if layout not in LAYOUTS:
@@ -470,6 +493,8 @@ def render_scene(rng: np.random.Generator, spec: SceneSpec) -> tuple[np.ndarray,
         all_items = [item for k, item in enumerate(all_items) if k not in hidden]
 
     canvas = render_background(rng, table_w, table_h, spec.background)
+    if layout != "rows" and rng.random() < 0.2:
+        _table_edge(rng, canvas, camera, all_items)
     if layout != "rows" and rng.random() < spec.distractors:
         for _ in range(int(rng.integers(1, 5))):
             kind = rng.random()
