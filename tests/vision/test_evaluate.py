@@ -205,3 +205,37 @@ def test_the_shipped_sample_sets_are_small_and_well_formed() -> None:
     assert all(len(photo["cards"].split()) == 14 for photo in manifest["photos"])
     seen = {card for photo in manifest["photos"] for card in photo["cards"].split()}
     assert len(seen) == 56
+
+
+def test_a_set_with_a_calibration_manifest_is_scanned_with_the_learnt_profile(
+    tiny_set: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labels = json.loads((tiny_set / "labels.json").read_text())
+    labels["calibration_manifest"] = "manifest.json"
+    (tiny_set / "labels.json").write_text(json.dumps(labels))
+    learnt = object()
+    given: list[object] = []
+    monkeypatch.setattr(evaluate, "calibrated_profile", lambda manifest, game: learnt)
+
+    def predictor(profile: object = None) -> evaluate.Predictor:
+        given.append(profile)
+        return truth_predictor(tiny_set)
+
+    monkeypatch.setattr(evaluate, "scanner_predictor", predictor)
+    assert evaluate.main(["--json", str(tiny_set)]) == 0
+    assert (
+        given == [learnt] and json.loads(capsys.readouterr().out)["sets"]["tiny"]["profile"] == "calibrated"
+    )
+    assert evaluate.main(["--no-calibrate", str(tiny_set)]) == 0
+    assert given[-1] is None
+
+    def failing(manifest: Path, game: str) -> object:
+        from vision.profile import CalibrationError
+
+        raise CalibrationError("calibration_2.jpg: found 12 cards but the list names 14")
+
+    monkeypatch.setattr(evaluate, "calibrated_profile", failing)
+    assert evaluate.main([str(tiny_set)]) == 0
+    captured = capsys.readouterr()
+    assert "calibration failed" in captured.err and "calibration_2.jpg" in captured.err
+    assert "uncalib" in captured.out and given[-1] is None
