@@ -43,7 +43,11 @@ class Client:
     """One keep-alive HTTP connection, as one phone would hold."""
 
     def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.port = port
+        self.connect()
+
+    def connect(self) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         self.connection.connect()
         # http.client sends headers and body in two writes; without NODELAY, Nagle plus the
         # server's delayed ACK would add 40 ms to every POST (browsers send both at once).
@@ -55,7 +59,12 @@ class Client:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         data = None if body is None else json.dumps(body).encode()
-        self.connection.request(method, path, body=data, headers=headers)
+        try:
+            self.connection.request(method, path, body=data, headers=headers)
+        except (BrokenPipeError, ConnectionResetError):
+            # the server closed this idle keep-alive connection (nothing was sent): reconnect
+            self.connect()
+            self.connection.request(method, path, body=data, headers=headers)
         response = self.connection.getresponse()
         return response.status, json.loads(response.read() or b"null")
 
