@@ -7,6 +7,7 @@ Screenshots of every page go to a temporary folder, or to the folder named by
 from __future__ import annotations
 
 import os
+import signal
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -214,3 +215,20 @@ def test_unknown_table_page(browser: object, live_server: Server, shots: Path) -
     response = page.goto("/t/no-such-table")
     assert response is not None and response.status == 404
     expect_text(page, "h1", "404")
+
+
+def test_viewer_comes_back_after_the_server_restarts(browser: object, live_server: Server) -> None:
+    status, table = live_server.request("POST", "/api/tables", {"players": ["Ann", "Bob", "Cy", "Di"]})
+    assert status == 201
+    viewer = new_page(browser, live_server.base)
+    viewer.goto(table["viewer_url"].replace(f"http://127.0.0.1:{live_server.port}", ""))
+    expect_text(viewer, "#live", "live")
+    live_server.kill(signal.SIGKILL)  # the connection drops
+    expect_text(viewer, "#live", "reconnecting")
+    live_server.start()
+    status, _ = live_server.request(
+        "POST", f"/api/tables/{table['id']}/rounds", {"out": [1, 3]}, table["scorer_token"]
+    )
+    assert status == 201
+    expect_text(viewer, "#total1", "^200$")  # no reload: the stream reconnected by itself
+    expect_text(viewer, "#live", "live")
