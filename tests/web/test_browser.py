@@ -7,8 +7,8 @@ Screenshots of every page go to a temporary folder, or to the folder named by
 from __future__ import annotations
 
 import os
-import signal
 import re
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
