@@ -6,6 +6,7 @@ import io
 import ipaddress
 import json
 import math
+import time
 from collections.abc import Iterator, Mapping
 from typing import Any, NoReturn
 from urllib.parse import urlsplit
@@ -270,11 +271,12 @@ def events(table_id: str) -> Any:
     notifier = get_notifier(current_app)
     keepalive = float(current_app.config["SSE_KEEPALIVE"])
     retry = int(current_app.config["SSE_RETRY_MS"])
+    ends = time.monotonic() + float(current_app.config["SSE_MAX_SECONDS"])
 
     def stream() -> Iterator[str]:
         yield f"retry: {retry}\n\n"
         sent = -1
-        while True:
+        while time.monotonic() < ends:
             table = store.get_table(table_id)
             if table.version != sent:
                 sent = table.version
@@ -282,7 +284,8 @@ def events(table_id: str) -> Any:
                 yield f"id: {sent}\nevent: table\ndata: {data}\n\n"
             # Another process may share the file, so the store's version is the truth; the
             # notifier only wakes us early. A keep-alive write also finds clients that left.
-            if not notifier.wait(table_id, sent, keepalive) and store.version(table_id) == sent:
+            wait = max(0.0, min(keepalive, ends - time.monotonic()))
+            if not notifier.wait(table_id, sent, wait) and store.version(table_id) == sent:
                 yield ": keep-alive\n\n"
             if notifier.closed:
                 return

@@ -48,6 +48,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         # thread serves a client that left silently.
         SSE_KEEPALIVE=15.0,
         SSE_RETRY_MS=2000,
+        # A stream ends after this many seconds and the browser reconnects at once: a phone
+        # that vanished without closing its connection holds a server thread no longer.
+        SSE_MAX_SECONDS=600.0,
     )
     app.config.from_prefixed_env("TRICKMATE", loads=str)
     if config:

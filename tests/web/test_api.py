@@ -372,6 +372,23 @@ def test_events_send_the_table_then_every_change(client: FlaskClient, table: dic
     response.close()
 
 
+def test_event_streams_end_after_their_time_limit(
+    app: Flask, client: FlaskClient, table: dict[str, Any]
+) -> None:
+    app.config["SSE_MAX_SECONDS"] = 0.5
+    response = client.get(f"/api/tables/{table['id']}/events", buffered=False)
+    lines = list(sse_lines(response))  # ends by itself; the browser reconnects after `retry`
+    assert lines[0].startswith(b"retry: ") and sum(line.startswith(b"data: ") for line in lines) == 1
+
+
+def test_links_name_the_lan_address_when_made_on_the_laptop(app: Flask, client: FlaskClient) -> None:
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:8000"
+    made = client.post("/api/tables", json={"players": PLAYERS}).get_json()
+    assert made["viewer_url"] == f"http://192.168.1.20:8000/t/{made['id']}"
+    made = client.post("/api/tables", json={"players": PLAYERS}, base_url="http://10.0.0.7:8000").get_json()
+    assert made["viewer_url"] == f"http://10.0.0.7:8000/t/{made['id']}"  # as the phone reached us
+
+
 # -- the referee endpoint ------------------------------------------------------------------------
 
 

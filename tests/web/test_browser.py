@@ -169,6 +169,9 @@ def test_score_a_game_with_a_live_viewer(browser: object, live_server: Server, s
     expect_text(scorer, "#total0", "^0$")
     expect_text(scorer, ".team-score.team0 .team-names", "Ann & Cy")
     assert scorer.locator("#entry").is_visible()
+    # Other pages (counting a pile of cards) hand card points to the form.
+    scorer.evaluate("window.trickmate.setCardPoints('1', 45)")
+    expect_text(scorer, "#points-shown", "Ann & Cy 55 · Bob & Di 45")
     assert not scorer.errors and not viewer.errors
 
 
