@@ -272,3 +272,10 @@ def test_a_written_set_reads_back_for_evaluation(tmp_path: Path) -> None:
         tmp_path / "again", 3, 5, "standard", families("standard", held_out=True), size=(320, 240)
     )
     assert again == entries
+
+
+def test_fonts_reserved_for_held_out_decks_never_appear_in_development_decks() -> None:
+    from vision.synth.text import is_held_out_font
+
+    seen = [DeckStyle.from_seed(seed, family=f) for seed in range(25) for f in families(held_out=False)]
+    assert not any(s.font.kind == "ttf" and is_held_out_font(s.font.path) for s in seen)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.synth.symbols import symbol_variant_count
-from vision.synth.text import HERSHEY_FACES, FontSpec, truetype_fonts
+from vision.synth.text import HERSHEY_FACES, FontSpec, is_held_out_font, truetype_fonts
 
 BGR = tuple[int, int, int]
 
@@ -401,6 +401,11 @@ def _font(rng: np.random.Generator, family: Family) -> FontSpec:
             "script": ("italic", "oblique"),
         }[tag]
         pool = [p for p in ttf if any(k in p.lower() for k in keywords)]
+        # Fonts reserved for held-out decks never appear in development decks.
+        if family.held_out:
+            pool = [p for p in pool if is_held_out_font(p)] or pool
+        else:
+            pool = [p for p in pool if not is_held_out_font(p)]
         styled = [
             p
             for p in pool

@@ -31,6 +31,18 @@ HERSHEY_FACES: tuple[int, ...] = (
 )
 FONT_DIRS: tuple[str, ...] = ("/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"))
 _REFERENCE_HEIGHT = 64  # glyphs are drawn at this cap height, then scaled
+#: TrueType fonts whose file name starts so are reserved for held-out deck families: keep
+#: them out of anything trained or tuned, so that held-out evaluation meets unseen type.
+HELD_OUT_FONT_PREFIXES: tuple[str, ...] = ("Free",)
+
+
+def is_held_out_font(path: str) -> bool:
+    """Whether a font file is reserved for held-out decks (GNU FreeFont by default).
+
+    >>> is_held_out_font("/usr/share/fonts/FreeSerif.ttf"), is_held_out_font("DejaVuSans.ttf")
+    (True, False)
+    """
+    return os.path.basename(path).startswith(HELD_OUT_FONT_PREFIXES)
 
 
 @dataclass(frozen=True)
