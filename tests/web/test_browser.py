@@ -218,6 +218,7 @@ def test_unknown_table_page(browser: object, live_server: Server, shots: Path) -
     response = page.goto("/t/no-such-table")
     assert response is not None and response.status == 404
     expect_text(page, "h1", "404")
+    shoot(page, shots, "not-found", full=False)
 
 
 def test_viewer_comes_back_after_the_server_restarts(browser: object, live_server: Server) -> None:
