@@ -55,7 +55,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("TRICKMATE", loads=str)
     if config:
         app.config.update(config)
-    data_dir = Path(app.config["DATA"]) if app.config["DATA"] else default_data_dir()
+    data_dir = Path(app.config["DATA"]).expanduser() if app.config["DATA"] else default_data_dir()
     app.config["DATA"] = str(data_dir)
     app.extensions["trickmate.store"] = Store(data_dir / "trickmate.sqlite3")
     app.extensions["trickmate.notifier"] = Notifier()
