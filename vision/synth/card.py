@@ -96,6 +96,11 @@ def render_card_face(style: DeckStyle, card: Card | str, width_px: int) -> CardF
 
 def card_mask(width: int, height: int, radius: float) -> np.ndarray:
     """(height, width) uint8 mask of a rectangle with rounded corners of ``radius`` px."""
+    return _card_mask(int(width), int(height), float(radius)).copy()
+
+
+@lru_cache(maxsize=256)
+def _card_mask(width: int, height: int, radius: float) -> np.ndarray:
     scale = 4
     big = np.zeros((height * scale, width * scale), np.uint8)
     r = int(max(0.0, radius) * scale)
@@ -350,16 +355,22 @@ def _art_colours(style: DeckStyle, card: Card, rng: np.random.Generator) -> list
     return [*base, gold, _random_colour(rng, 0.7), _random_colour(rng, 0.7)]
 
 
+@lru_cache(maxsize=64)
+def _paper(style: DeckStyle, width: int, height: int) -> np.ndarray:
+    """The blank card of a style: its paper colour with a faint grain, (height, width, 3) uint8."""
+    paper = np.full((height, width, 3), style.paper, np.float32)
+    if style.paper_texture > 0:
+        grain = np.random.default_rng(style.art_seed).normal(0, style.paper_texture, (height, width, 1))
+        paper += cv2.GaussianBlur(grain.astype(np.float32), (0, 0), 0.8)[..., None]
+    return np.clip(paper, 0, 255).astype(np.uint8)
+
+
 @lru_cache(maxsize=2048)
 def _render_cached(style: DeckStyle, card_text: str, width: int) -> CardFace:
     card = as_card(card_text, style.game)
     rng = _card_rng(style, card_text)
     height = round(width / style.aspect)
-    paper = np.full((height, width, 3), style.paper, np.float32)
-    if style.paper_texture > 0:
-        grain = np.random.default_rng(style.art_seed).normal(0, style.paper_texture, (height, width, 1))
-        paper += cv2.GaussianBlur(grain.astype(np.float32), (0, 0), 0.8)[..., None]
-    image = np.clip(paper, 0, 255).astype(np.uint8)
+    image = _paper(style, width, height).copy()
     radius = style.corner_radius * width
     frame = 0
     if style.border == "frame":
