@@ -193,11 +193,18 @@ def real_trick(trick: Sequence[str]) -> list[Combination]:
     return combos
 
 
-def real_legal_plays(hand: Sequence[str], trick: Sequence[str], wish: int | None, turn: bool) -> list[str]:
-    """The real lister's plays as card texts ("pass" for the pass)."""
+def real_listing(
+    hand: Sequence[str], trick: Sequence[str], wish: int | None, turn: bool
+) -> list[tuple[str, dict[str, Any]]]:
+    """The real lister's plays: (card text or "pass", combination JSON)."""
     combos = real_trick(trick)
     plays = legal_plays(parse_cards(" ".join(hand)), combos or None, wish, turn)
-    return ["pass" if p.kind is Kind.PASS else format_cards(p.cards) for p in plays]
+    return [("pass" if p.kind is Kind.PASS else format_cards(p.cards), p.to_json()) for p in plays]
+
+
+def real_legal_plays(hand: Sequence[str], trick: Sequence[str], wish: int | None, turn: bool) -> list[str]:
+    """The real lister's plays as card texts ("pass" for the pass)."""
+    return [text for text, _ in real_listing(hand, trick, wish, turn)]
 
 
 def random_situation(rng: random.Random, use_lister: bool = True) -> dict[str, Any]:
@@ -338,10 +345,17 @@ def lister_disagreement(rng: random.Random) -> str | None:
     trick = [" ".join(play) for play in random_trick(rng, pool)]
     wish = rng.randint(2, 14) if rng.random() < 0.4 else None
     turn = rng.random() > 0.15
-    listed = real_legal_plays(hand, trick, wish, turn)
+    listing = real_listing(hand, trick, wish, turn)
+    listed = [text for text, _ in listing]
     base: dict[str, Any] = {"trick": trick, "hand": " ".join(hand), "turn": turn}
     if wish is not None:
         base["wish"] = ref.NAME_BY_RANK[wish]
+    for text, combination in listing:
+        if text != "pass":
+            verdict = ref.judge({**base, "play": text})
+            if verdict["combination"] != combination:
+                return f"lister reading: {json.dumps({**base, 'play': text})} listed as {combination}, " \
+                    f"reference {verdict['combination']}"
     listed_sets = {frozenset(p.split()) for p in listed if p != "pass"}
     for size in range(1, len(hand) + 1):
         for combo in itertools.combinations(hand, size):
