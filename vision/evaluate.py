@@ -363,9 +363,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     deck_profile = None
     if args.deck is not None:
+        from companion.errors import TrickmateError
         from vision.profile import DeckProfile
 
-        deck_profile = DeckProfile.load(args.deck)
+        try:
+            deck_profile = DeckProfile.load(args.deck)
+        except (TrickmateError, OSError) as error:
+            print(f"error: cannot use the deck profile {args.deck}: {error}", file=sys.stderr)
+            return 2
     summaries: list[SetSummary] = []
     details: dict[str, list[ImageOutcome]] = {}
     for set_dir in sets:

@@ -173,6 +173,9 @@ def test_command_line_prints_a_table_and_json(
     assert document["sets"]["tiny"]["recall"] == 1.0 and document["sets"]["tiny"]["images"] == 2
     assert evaluate.main([str(tiny_set.parent / "missing")]) == 2
     assert "no labels.json" in capsys.readouterr().err
+    (tiny_set.parent / "junk.profile").write_bytes(b"not a profile")
+    assert evaluate.main(["--deck", str(tiny_set.parent / "junk.profile"), str(tiny_set)]) == 2
+    assert "cannot use the deck profile" in capsys.readouterr().err
 
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
