@@ -210,6 +210,22 @@ def test_referee_page(browser: object, live_server: Server, shots: Path) -> None
     expect_text(page, "#verdict", "Not legal")
     expect_text(page, "#verdict .reason", "7")
     shoot(page, shots, "referee")
+
+    # A Phoenix on a 9 is worth 9.5: a 10 beats it, a 9 does not.
+    page.get_by_role("button", name="Clear").click()
+    page.get_by_role("button", name="No wish").click()
+    page.locator('button.pile[data-pile="before"]').click()
+    page.locator('[data-card="9j"]').click()
+    page.locator('button.pile[data-pile="trick"]').click()
+    page.locator('[data-card="Phoenix"]').click()
+    page.locator('button.pile[data-pile="play"]').click()
+    page.locator('[data-card="9s"]').click()
+    page.get_by_role("button", name="Is it legal?").click()
+    expect_text(page, "#verdict", "Not legal")
+    page.locator('[data-card="9s"]').click()
+    page.locator('[data-card="10s"]').click()
+    page.get_by_role("button", name="Is it legal?").click()
+    expect_text(page, "#verdict", "Legal")
     assert not page.errors
 
 

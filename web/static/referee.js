@@ -7,6 +7,8 @@
     { id: "trick", label: "On the table (to beat)", short: "table" },
     { id: "play", label: "Played now", short: "play" },
     { id: "rest", label: "Rest of hand (optional)", short: "hand" },
+    // A Phoenix single on the table is worth the card played before it plus a half.
+    { id: "before", label: "Play before that (optional)", short: "prev" },
   ];
   const picker = new window.CardPicker($("ref-piles"), $("ref-picker"), piles, () => { $("verdict").hidden = true; });
   picker.select("play");
@@ -27,7 +29,8 @@
   function situation(pass) {
     const s = { game: "tichu", play: pass ? "pass" : picker.text("play"), turn: $("turn").checked };
     const trick = picker.text("trick");
-    if (trick) s.trick = [trick];
+    const before = picker.text("before");
+    if (trick) s.trick = before ? [before, trick] : [trick];
     const rest = picker.text("rest");
     if (rest) s.hand = (picker.text("play") + " " + rest).trim();
     if (wish) s.wish = wish;
@@ -49,7 +52,7 @@
       head.textContent = data.legal ? "✓ Legal" : "✗ Not legal";
       const detail = document.createElement("p");
       const combo = data.combination;
-      detail.textContent = (combo ? combo.kind.replace("_", " ") + (combo.rank !== undefined && combo.rank !== null ? " of rank " + combo.rank : "") + ", " + combo.length + " cards" : "no combination") +
+      detail.textContent = (combo ? combo.kind.replace("_", " ") + (combo.rank !== undefined && combo.rank !== null ? " of rank " + combo.rank : "") + ", " + combo.length + (combo.length === 1 ? " card" : " cards") : "no combination") +
         " · " + data.points + " points";
       box.append(head, detail);
       if (data.reason) { const reason = document.createElement("p"); reason.className = "reason"; reason.textContent = data.reason; box.append(reason); }
