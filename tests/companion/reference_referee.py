@@ -298,12 +298,15 @@ def read_trick(trick_texts: Iterable[str]) -> tuple[Reading | None, set[str]]:
 
 def judge(situation: Mapping[str, Any]) -> dict[str, Any]:
     """The verdict for one situation; raise ReferenceSituationError for an error line."""
-    game = situation.get("game", "tichu")
+    # null counts as absent for every optional key
+    game = situation.get("game")
+    game = "tichu" if game is None else game
     if game != "tichu":
         raise ReferenceSituationError(f"unknown game {game!r}")
     if "play" not in situation or not isinstance(situation["play"], str):
         raise ReferenceSituationError("the situation has no play")
-    turn = situation.get("turn", True)
+    turn = situation.get("turn")
+    turn = True if turn is None else turn
     if not isinstance(turn, bool):
         raise ReferenceSituationError("turn must be true or false")
     wish = _read_wish(situation.get("wish"))
