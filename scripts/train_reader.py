@@ -412,6 +412,80 @@ def sample(
     return glyph_features(square, height, width)
 
 
+def synth_dataset(rng: np.random.Generator, cards: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index glyphs cut by the scanner's own steps out of card faces drawn by vision.synth in
+    the deck families used for development (never the held-out ones), turned, blurred and
+    shrunk like photos."""
+    from companion.cards import standard_deck, tichu_deck
+    from vision.detect import ink_components, paper_regions
+    from vision.read import glyph_vectors
+    from vision.synth.card import render_card_face
+    from vision.synth.style import families, random_style
+
+    decks = {
+        "tichu": [c for c in tichu_deck() if c.rank is not None],
+        "standard": list(standard_deck(jokers=False)),
+    }
+    styles = {
+        game: [random_style(rng, game, families(game, held_out=False)) for _ in range(60)] for game in decks
+    }
+    features: list[np.ndarray] = []
+    labels: list[int] = []
+    for _ in range(cards):
+        game = "tichu" if rng.random() < 0.5 else "standard"
+        style = styles[game][int(rng.integers(len(styles[game])))]
+        card = decks[game][int(rng.integers(len(decks[game])))]
+        face = render_card_face(style, card, int(rng.integers(90, 260)))
+        h, w = face.image.shape[:2]
+        pad = 20
+        size = (w + 2 * pad, h + 2 * pad)
+        angle = float(rng.uniform(0, 360))
+        scale = float(np.exp(rng.uniform(np.log(0.45), 0.0)))
+        matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, scale)
+        big = max(size)
+        matrix[:, 2] += np.array([big / 2, big / 2]) - np.array([w / 2, h / 2])
+        table = np.full((big, big, 3), rng.integers(20, 90, 3), np.uint8)
+        image = cv2.warpAffine(face.image, matrix, (big, big))
+        alpha = cv2.warpAffine(face.mask, matrix, (big, big))[:, :, None] / 255.0
+        scene = (table * (1 - alpha) + image * alpha).astype(np.float32)
+        if rng.random() < 0.5:
+            scene = cv2.GaussianBlur(scene, (0, 0), float(rng.uniform(0.3, 1.0)))
+        scene += rng.normal(0, rng.uniform(0, 8), scene.shape).astype(np.float32)
+        scene = np.clip(scene, 0, 255).astype(np.uint8)
+        regions = paper_regions(scene)
+        ink = ink_components(scene, regions)
+        polygon = face.index_polygons[0] @ matrix[:, :2].T + matrix[:, 2]
+        down = matrix[:, :2] @ np.array([0.0, 1.0])
+        down /= np.linalg.norm(down)
+        inside = [
+            k
+            for k, c in enumerate(ink.centers)
+            if cv2.pointPolygonTest(
+                polygon.astype(np.float32).reshape(-1, 1, 2), (float(c[0]), float(c[1])), False
+            )
+            >= 0
+        ]
+        expected = 3 if card.rank == 10 else 2
+        if len(inside) != expected:
+            continue
+        along = ink.centers[inside] @ down
+        order = [inside[i] for i in np.argsort(along)]
+        rank_parts = tuple(sorted(order[: expected - 1]))
+        suit = order[-1]
+        rank_center = ink.centers[list(rank_parts)].mean(axis=0)
+        pair_down = ink.centers[suit] - rank_center
+        pair_down /= max(float(np.linalg.norm(pair_down)), 1e-6)
+        if float(pair_down @ down) < 0.7:
+            continue
+        d = (float(pair_down[0]), float(pair_down[1]))
+        vectors = glyph_vectors(ink, [(rank_parts, d), ((suit,), d)])
+        assert card.rank is not None and card.suit is not None
+        features.extend(vectors)
+        labels.append(CLASS_INDEX[RANK_CLASSES[card.rank - 1]])
+        labels.append(CLASS_INDEX[card.suit.name.lower()])
+    return np.stack(features), np.asarray(labels, np.int64)
+
+
 def build_dataset(
     rng: np.random.Generator, per_class: int, fonts: list[str]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -490,6 +564,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=1500, help="samples per class")
     parser.add_argument("--epochs", type=int, default=25)
+    parser.add_argument("--synth-cards", type=int, default=3000, help="card faces drawn by vision.synth")
     parser.add_argument("--hidden", type=int, default=160)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument(
@@ -503,6 +578,10 @@ def main() -> int:
     training_fonts = [f for f in fonts if f not in held_out]
     started = time.time()
     x, y = build_dataset(rng, args.samples, training_fonts)
+    if args.synth_cards:
+        xs, ys = synth_dataset(rng, args.synth_cards)
+        print(f"{len(xs)} glyphs from {args.synth_cards} synthetic cards", file=sys.stderr)
+        x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     print(
         f"{len(x)} training glyphs from {len(training_fonts)} fonts + Hershey"
         f" in {time.time() - started:.0f}s",

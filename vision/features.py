@@ -119,7 +119,8 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     coarse = x.reshape(n, _COARSE, block, _COARSE, block).mean(axis=(2, 4)).reshape(n, -1)
     aspect = np.log((np.asarray(heights, np.float32) + 1.0) / (np.asarray(widths, np.float32) + 1.0))
     fill = x.reshape(n, -1).mean(axis=1)
-    return np.concatenate([hog * 4.0, coarse, aspect[:, None], 2.0 * fill[:, None]], axis=1).astype(np.float32)
+    features = np.concatenate([hog * 4.0, coarse, aspect[:, None], 2.0 * fill[:, None]], axis=1)
+    return features.astype(np.float32)
 
 
 #: Length of :func:`glyph_features` vectors.

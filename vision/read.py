@@ -47,6 +47,8 @@ GAME_RANKS: dict[str, tuple[str, ...]] = {
     "tichu": RANK_CLASSES,
     "standard": RANK_CLASSES[1:],
 }
+#: How much a suit crop's "other" probability counts against its suits.
+SUIT_OTHER_WEIGHT = 0.3
 #: A pair reads as an index corner only above this score.
 MIN_PAIR_SCORE = 0.6
 
@@ -173,6 +175,10 @@ def read_pairs(
     suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
     rank_p = probabilities[rank_rows][:, rank_columns]
     suit_p = probabilities[suit_rows][:, suit_columns]
+    # Small suit symbols are often only a few pixels: their "other" share is discounted, so
+    # a clearly read rank with its most likely suit still counts (the rank is the gate).
+    other = probabilities[suit_rows][:, CLASS_INDEX["other"]]
+    suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + SUIT_OTHER_WEIGHT * other[:, None] + 1e-6)
     best_rank = rank_p.argmax(axis=1)
     best_suit = suit_p.argmax(axis=1)
     scores = rank_p.max(axis=1) * suit_p.max(axis=1)
