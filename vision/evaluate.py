@@ -29,7 +29,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,7 @@ class ImageOutcome:
     ms: float
     missed: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
+    family: str = ""  # the deck family of a synthetic photo, when labelled
 
 
 @dataclass(frozen=True)
@@ -276,7 +277,7 @@ def evaluate_set(
             image = read(set_dir / file)
         except Exception as error:  # a broken sample counts as a miss, and is reported
             errors.append(f"{file}: {error}")
-            outcomes.append(score_image(file, [], truths, game))
+            outcomes.append(replace(score_image(file, [], truths, game), family=str(entry.get("family", ""))))
             continue
         start = time.perf_counter()
         predictions = predictor(image, game)
@@ -285,7 +286,8 @@ def evaluate_set(
         if width and image.shape[1] != width:
             factor = float(width) / image.shape[1]
             predictions = [Prediction(p.card, p.corners * factor, p.confidence) for p in predictions]
-        outcomes.append(score_image(file, predictions, truths, game, ms))
+        outcome = score_image(file, predictions, truths, game, ms)
+        outcomes.append(replace(outcome, family=str(entry.get("family", ""))))
     summary = summarise(name or set_dir.name, outcomes, profile)
     summary.errors.extend(errors)
     return summary, outcomes
@@ -331,16 +333,30 @@ def default_sets(root: Path = DEFAULT_SETS_DIR) -> list[Path]:
     )
 
 
+def by_family(set_name: str, outcomes: Sequence[ImageOutcome], profile: str = "builtin") -> list[SetSummary]:
+    """The figures of each deck family within a set, named "set/family".
+
+    >>> a = ImageOutcome("a.jpg", 1, 1, 1, True, True, 5.0, family="lantern")
+    >>> b = ImageOutcome("b.jpg", 1, 0, 0, False, False, 5.0, family="scroll")
+    >>> [(s.name, s.recall) for s in by_family("demo", [a, b])]
+    [('demo/lantern', 1.0), ('demo/scroll', 0.0)]
+    """
+    names = sorted({o.family for o in outcomes if o.family})
+    return [
+        summarise(f"{set_name}/{name}", [o for o in outcomes if o.family == name], profile) for name in names
+    ]
+
+
 def format_table(summaries: Sequence[SetSummary]) -> str:
     """The figures as an aligned text table."""
     header = (
-        f"{'set':<20} {'profile':<10} {'images':>6} {'cards':>6} {'precision':>9} {'recall':>7} "
+        f"{'set':<28} {'profile':<10} {'images':>6} {'cards':>6} {'precision':>9} {'recall':>7} "
         f"{'exact-img':>9} {'exact-pts':>9} {'ms-med':>7} {'ms-p95':>7}"
     )
     lines = [header]
     for s in summaries:
         lines.append(
-            f"{s.name:<20} {s.profile:<10} {s.images:>6} {s.cards:>6} {s.precision:>9.3f} {s.recall:>7.3f} "
+            f"{s.name:<28} {s.profile:<10} {s.images:>6} {s.cards:>6} {s.precision:>9.3f} {s.recall:>7.3f} "
             f"{s.exact_image_rate:>9.3f} {s.exact_points_rate:>9.3f} {s.ms_median:>7.1f} {s.ms_p95:>7.1f}"
         )
     return "\n".join(lines)
@@ -355,6 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-calibrate", action="store_true", help="ignore calibration manifests of sets")
     parser.add_argument("--json", action="store_true", help="write the figures as JSON to standard output")
     parser.add_argument("--errors", action="store_true", help="list each image's missed and extra cards")
+    parser.add_argument("--by-family", action="store_true", help="also give the figures per deck family")
     args = parser.parse_args(argv)
 
     sets = list(args.sets) or default_sets()
@@ -372,6 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: cannot use the deck profile {args.deck}: {error}", file=sys.stderr)
             return 2
     summaries: list[SetSummary] = []
+    family_summaries: list[SetSummary] = []
     details: dict[str, list[ImageOutcome]] = {}
     for set_dir in sets:
         try:
@@ -397,16 +415,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 profile_name = "uncalib"
         summary, outcomes = evaluate_set(set_dir, scanner_predictor(profile), profile=profile_name)
         summaries.append(summary)
+        if args.by_family:
+            family_summaries.extend(by_family(summary.name, outcomes, profile_name))
         details[summary.name] = outcomes
         for problem in summary.errors:
             print(f"{summary.name}: could not read {problem}", file=sys.stderr)
     if args.json:
         document: dict[str, Any] = {"sets": {s.name: asdict(s) for s in summaries}}
+        if args.by_family:
+            document["families"] = {s.name: asdict(s) for s in family_summaries}
         if args.errors:
             document["images"] = {name: [asdict(o) for o in found] for name, found in details.items()}
         print(json.dumps(document, indent=2))
     else:
         print(format_table(summaries))
+        if args.by_family:
+            print(format_table(family_summaries))
         if args.errors:
             for name, found in details.items():
                 for o in found:
