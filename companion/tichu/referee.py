@@ -19,7 +19,7 @@ contract are ignored, and ``null`` counts as absent for every optional key. Entr
 >>> judge_situation({"play": "9j 9s", "trick": ["8j"], "hand": "9j 9s 7p", "wish": 7})["reason"]
 'a pair cannot beat a single'
 >>> judge_situation({"play": "9j", "trick": ["5j"], "hand": "9j 9s 7p", "wish": 7})["reason"]
-'the wish for 7 must be played: you hold 7s'
+'the wish for 7 must be played: you hold 7p'
 >>> judge_situation({"play": "Phoenix", "trick": ["Aj"]})["combination"]
 {'kind': 'single', 'rank': 14.5, 'length': 1}
 >>> judge_situation({"play": "pass"})["reason"]
@@ -198,9 +198,10 @@ def _shape(combination: Combination) -> str:
     return f"{kind_name(combination.kind)} of {combination.length} cards"
 
 
-def _wish_reason(wish: int) -> str:
-    name = RANK_NAMES[wish]
-    return f"the wish for {name} must be played: you hold {name}s"
+def _wish_reason(wish: int, hand: list[Card]) -> str:
+    # Name the very cards: "you hold 7s" would read as the Seven of Sword.
+    held = sorted(card for card in hand if card.rank == wish)
+    return f"the wish for {RANK_NAMES[wish]} must be played: you hold {_and_list([str(c) for c in held])}"
 
 
 def _find_card_in_two_places(trick: list[tuple[str, list[Card]]], play: list[Card], hand: list[Card]) -> None:
@@ -273,7 +274,7 @@ def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
         if turn and top is None:
             return _verdict(PASS, 0, "you lead: you must play")
         if binding_wish is not None and hand is not None and wish_obliges(hand, top, binding_wish):
-            return _verdict(PASS, 0, _wish_reason(binding_wish))
+            return _verdict(PASS, 0, _wish_reason(binding_wish, hand))
         return _verdict(PASS, 0, None)
 
     points = sum([_POINTS_BY_ID[id(card)] for card in play])
@@ -304,7 +305,7 @@ def judge_situation(situation: Mapping[str, Any]) -> dict[str, Any]:
         and not any(card.rank == binding_wish for card in play)
         and wish_obliges(hand, top, binding_wish)
     ):
-        return _verdict(combination, points, _wish_reason(binding_wish))
+        return _verdict(combination, points, _wish_reason(binding_wish, hand))
     return _verdict(combination, points, None)
 
 

@@ -93,8 +93,14 @@ def test_points_are_the_card_points_of_the_play() -> None:
         ("Aj", ["2j 2s 2p 2t"], {}, "only a higher bomb beats a bomb"),
         ("pass", [], {}, "you lead: you must play"),
         ("pass", ["pass", ""], {}, "you lead: you must play"),
-        ("9j", ["5s"], {"hand": "9j 7p", "wish": "7"}, "the wish for 7 must be played: you hold 7s"),
-        ("pass", ["5s"], {"hand": "9j 7p", "wish": 7}, "the wish for 7 must be played: you hold 7s"),
+        ("9j", ["5s"], {"hand": "9j 7p", "wish": "7"}, "the wish for 7 must be played: you hold 7p"),
+        ("pass", ["5s"], {"hand": "7p 7t", "wish": 7}, "the wish for 7 must be played: you hold 7p and 7t"),
+        (
+            "pass",
+            ["5s"],
+            {"hand": "7j 7s 7p 7t", "wish": 7},
+            "the wish for 7 must be played: you hold 7j, 7s, 7p and 7t",
+        ),
         (
             "3j 4s 5p 6t 7j 8s",
             ["2j 3s 4p 5t 6j"],
@@ -207,7 +213,12 @@ def test_wish(play: str, trick: list[str], hand: str | None, wish: str, legal: b
     verdict = judge(play, trick, **extra)
     assert verdict["legal"] is legal, verdict
     if not legal and verdict["reason"].startswith("the wish"):
-        assert verdict["reason"] == "the wish for 7 must be played: you hold 7s"
+        # The reason names exactly the hand's cards of the wished rank.
+        assert hand is not None
+        sevens = [c for c in format_cards(parse_cards(hand)).split() if c.startswith("7")]
+        assert verdict["reason"].startswith("the wish for 7 must be played: you hold ")
+        assert verdict["reason"].endswith(sevens[-1])
+        assert all(card in verdict["reason"] for card in sevens)
 
 
 def test_an_illegal_play_gives_its_own_reason_before_the_wish() -> None:
