@@ -60,10 +60,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["trickmate.store"] = Store(data_dir / "trickmate.sqlite3")
     app.extensions["trickmate.notifier"] = Notifier()
 
-    from web import api, pages
+    from web import api, pages, scanning
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(scanning.bp)
 
     @app.after_request
     def security_headers(response: Response) -> Response:
