@@ -361,10 +361,16 @@ def scanner_view(
     order = np.argsort(-stats[1:, 4]) + 1
     keep = order[:2] if two_parts and count > 2 else order[:1]
     mask = np.isin(labels, keep).astype(np.uint8)
+    # Darkness as the scanner measures it: ink coverage times twice the ink's contrast with
+    # the paper, on the component and the ring of pixels around it.
+    ring = cv2.dilate(mask, np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)) & (labels == 0)
+    contrast = rng.uniform(0.35, 1.0)
+    darkness = np.clip(small / 255.0 * 2.0 * contrast, 0.0, 1.0).astype(np.float32)
+    weights = np.maximum(darkness * (mask | ring).astype(np.float32), mask * 0.5)
     angle = rng.normal(0, 0.12)
     down = (math.sin(angle), math.cos(angle))
-    # The glyph model sees the glyph as the mask turned by the jittered "down".
-    return upright_glyph(mask, (0.0, 0.0), down)
+    # The glyph model sees the glyph turned by the jittered "down".
+    return upright_glyph(weights, (0.0, 0.0), down)
 
 
 def sample(

@@ -79,7 +79,7 @@ def paper_mask(image: np.ndarray) -> np.ndarray:
     threshold = float(np.clip(otsu, 95, 190))
     bright = value > threshold
     # Paper may pick up a tint from the light: allow more saturation on brighter paper.
-    pale = saturation.astype(np.int16) < (45 + (value.astype(np.int16) - int(threshold)) // 2)
+    pale = saturation.astype(np.int16) < (35 + (value.astype(np.int16) - int(threshold)) // 3)
     return ((bright & pale).astype(np.uint8)) * 255
 
 
@@ -151,7 +151,9 @@ class Ink:
     ``labels``: (H, W) int32 component labels (0 = none); ``boxes``: (N, 4) int32
     x, y, w, h per component (index i is label i + 1); ``centers``: (N, 2) float32;
     ``sizes``: (N,) float32, the long side of each component's rotated bounding box;
-    ``region``: (N,) int32, the paper region (0-based, -1 none) each component lies in.
+    ``region``: (N,) int32, the paper region (0-based, -1 none) each component lies in;
+    ``darkness``: (H, W) float32 in [0, 1], how much darker than the paper each pixel is
+    (1 = at least half as bright), the glyphs' anti-aliased shapes.
     """
 
     labels: np.ndarray
@@ -159,6 +161,7 @@ class Ink:
     centers: np.ndarray
     sizes: np.ndarray
     region: np.ndarray
+    darkness: np.ndarray | None = None
 
 
 def ink_mask(image: np.ndarray) -> np.ndarray:
@@ -169,11 +172,18 @@ def ink_mask(image: np.ndarray) -> np.ndarray:
     (red ink is bright in brightness, but its blue and green are low).  A local maximum filter
     estimates the paper, so shading does not matter.
     """
+    return ink_darkness(image)[0]
+
+
+def ink_darkness(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ink_mask` and the (H, W) float32 darkness in [0, 1] it thresholds (at 0.56)."""
     darkest = cv2.min(cv2.min(image[:, :, 0], image[:, :, 1]), image[:, :, 2])
     side = max(9, (min(image.shape[:2]) // 60) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     background = cv2.blur(cv2.dilate(darkest, kernel), (side, side)).astype(np.float32)
-    return ((darkest.astype(np.float32) < 0.72 * background).astype(np.uint8)) * 255
+    contrast = (background - darkest.astype(np.float32)) / (0.5 * background + 1.0)
+    mask = ((darkest.astype(np.float32) < 0.72 * background).astype(np.uint8)) * 255
+    return mask, np.clip(contrast, 0.0, 1.0)
 
 
 def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -> Ink:
@@ -182,7 +192,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     A component is on paper when most of the ring around its box is card paper, so ink on
     the table (flowers, wood grain) and on card backs is left out.
     """
-    mask = ink_mask(image)
+    mask, darkness = ink_darkness(image)
     # Wide areas that are not paper (the table, big artwork) are no glyphs; cutting them and a
     # thin margin away frees the glyphs that touch a card's edge.
     wide = cv2.morphologyEx(
@@ -217,7 +227,14 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     cx = np.clip(centers[:, 0].round().astype(np.int32), 0, image.shape[1] - 1)
     cy = np.clip(centers[:, 1].round().astype(np.int32), 0, image.shape[0] - 1)
     region = regions.labels[cy, cx] - 1
-    return Ink(labels=labels, boxes=boxes, centers=centers, sizes=sizes, region=region.astype(np.int32))
+    return Ink(
+        labels=labels,
+        boxes=boxes,
+        centers=centers,
+        sizes=sizes,
+        region=region.astype(np.int32),
+        darkness=darkness,
+    )
 
 
 def _glyph_shapes(stats: np.ndarray, min_size: float, max_size: float) -> tuple[np.ndarray, np.ndarray]:
@@ -323,14 +340,29 @@ def index_pairs(ink: Ink, max_neighbours: int = 5) -> list[IndexPair]:
 
 
 def component_mask(ink: Ink, components: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, int]]:
-    """The binary mask (uint8) of ``components`` cut to their joint box, and the box's origin."""
+    """The ink of ``components`` cut to their joint box (grown by a pixel) and the box's origin.
+
+    Without ``ink.darkness`` the mask is binary (uint8 0/1); with it, float32 darkness on the
+    components' pixels and the pixel ring around them (their anti-aliased edges).
+    """
     boxes = ink.boxes[list(components)]
-    x0 = int(boxes[:, 0].min())
-    y0 = int(boxes[:, 1].min())
-    x1 = int((boxes[:, 0] + boxes[:, 2]).max())
-    y1 = int((boxes[:, 1] + boxes[:, 3]).max())
+    height, width = ink.labels.shape
+    x0 = max(int(boxes[:, 0].min()) - 1, 0)
+    y0 = max(int(boxes[:, 1].min()) - 1, 0)
+    x1 = min(int((boxes[:, 0] + boxes[:, 2]).max()) + 1, width)
+    y1 = min(int((boxes[:, 1] + boxes[:, 3]).max()) + 1, height)
     window = ink.labels[y0:y1, x0:x1]
     mask = (window == components[0] + 1).astype(np.uint8)
     for extra in components[1:]:
         mask |= (window == extra + 1).astype(np.uint8)
-    return mask, (x0, y0)
+    if ink.darkness is None:
+        return mask, (x0, y0)
+    # The ring may not take pixels of other components.
+    ring = cv2.dilate(mask, _CROSS) & (window == 0)
+    weights = ink.darkness[y0:y1, x0:x1] * (mask | ring).astype(np.float32)
+    return np.maximum(weights, mask * GLYPH_MIN_WEIGHT), (x0, y0)
+
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+#: Pixels of a component count at least this much (darkness is thresholded above 0.56).
+GLYPH_MIN_WEIGHT = 0.5

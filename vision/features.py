@@ -26,7 +26,8 @@ def upright_glyph(
 ) -> tuple[np.ndarray, float, float]:
     """Cut the ink of ``mask`` out upright: ``down`` (a unit vector) becomes +y.
 
-    ``mask``: (h, w) uint8, non-zero on the glyph's pixels; ``origin``: (x, y) of the mask's
+    ``mask``: (h, w) uint8 non-zero on the glyph's pixels, or float32 ink weights in [0, 1]
+    (pixels weighing at least 0.5 are the glyph's own); ``origin``: (x, y) of the mask's
     top-left pixel in the caller's coordinates (only used for the returned centre).
     Returns ``(square, height, width)``: a (GLYPH_SIZE, GLYPH_SIZE) float32 image in [0, 1]
     and the glyph's extents (pixels) along ``down`` and across it.
@@ -39,7 +40,7 @@ def upright_glyph(
     >>> round(height), round(width)
     (4, 20)
     """
-    ys, xs = np.nonzero(mask)
+    ys, xs = np.nonzero(mask >= 0.5) if mask.dtype.kind == "f" else np.nonzero(mask)
     dx, dy = float(down[0]), float(down[1])
     # "right" is down turned a quarter anticlockwise on screen (x right, y down).
     rx, ry = dy, -dx
@@ -65,7 +66,7 @@ def upright_glyph(
         ],
         dtype=np.float32,
     )
-    source: np.ndarray = (mask > 0).astype(np.float32)
+    source: np.ndarray = mask.astype(np.float32) if mask.dtype.kind == "f" else (mask > 0).astype(np.float32)
     if scale < 0.7:
         # Shrinking a lot: blur first so thin strokes survive the resampling.
         source = cv2.GaussianBlur(source, (0, 0), 0.5 / scale)

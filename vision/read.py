@@ -182,6 +182,14 @@ def read_pairs(
     best_rank = rank_p.argmax(axis=1)
     best_suit = suit_p.argmax(axis=1)
     scores = rank_p.max(axis=1) * suit_p.max(axis=1)
+    # A rank crop that looks more like a suit symbol (a pip), or a suit crop that looks more
+    # like a rank, is no index corner.
+    all_ranks = [CLASS_INDEX[r] for r in RANK_CLASSES]
+    all_suits = [CLASS_INDEX[s] for s in SUIT_CLASSES]
+    rank_rows_p = probabilities[rank_rows]
+    suit_rows_p = probabilities[suit_rows]
+    scores[rank_rows_p[:, all_suits].max(axis=1) > rank_rows_p[:, rank_columns].max(axis=1)] = 0.0
+    scores[suit_rows_p[:, all_ranks].max(axis=1) > suit_rows_p[:, suit_columns].max(axis=1)] = 0.0
     used: set[int] = set()
     readings: list[IndexReading] = []
     for i in np.argsort(-scores):
