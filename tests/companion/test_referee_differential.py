@@ -376,7 +376,7 @@ def lister_disagreement(rng: random.Random) -> str | None:
 SMALL_DECK = [ref.NAME_BY_RANK[r] + suit for r in range(4, 9) for suit in "jsp"] + [ref.MAHJONG, ref.PHOENIX]
 SMALL_DECK_TRICKS: list[list[str]] = [
     [], ["5t"], ["3j 3s"], ["2j 2s 3p 3t"], ["2p 2t 2j 3j 3t"], ["2j 3s 4t 5t 6t"], ["2j 2s 2p 2t"],
-    ["Dog"], ["Dragon"], ["Kt", "At"],
+    ["Aj As Ap At"], ["Dog"], ["Dragon"], ["Kt", "At"],
 ]
 
 
