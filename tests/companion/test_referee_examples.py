@@ -176,6 +176,8 @@ EXAMPLES: list[Example] = [
        wish="7"),
     bad("wish: via a straight flush holding it", "pass", "pass", None, 0, keyword="wish",
         trick=["Dragon"], hand="3p 4p 5p 6p 7p 9j", wish="7"),
+    bad("wish: a straight flush holding it beats a pair", "pass", "pass", None, 0, keyword="wish",
+        trick=["7s 7t"], hand="2j 3j 4j 5j 6j", wish="2"),
     ok("wish: any bomb instead", "9j 9s 9p 9t", "bomb", 9, 4, trick=["5j"], hand="7s 9j 9s 9p 9t",
        wish="7"),
     ok("wish: the Phoenix alone never obliges", "pass", "pass", None, 0, trick=["5j"],
