@@ -19,6 +19,7 @@ import argparse
 import itertools
 import json
 import random
+import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -300,9 +301,11 @@ def _judge(engine: Any, situation: Mapping[str, Any], error: type[Exception]) ->
         return {"error": str(caught)}
 
 
-def disagreement(situation: Mapping[str, Any]) -> str | None:
-    """A short description of how the two engines differ on ``situation``, or None."""
-    real = _judge(judge_situation, situation, SituationError)
+def disagreement(situation: Mapping[str, Any], real: dict[str, Any] | None = None) -> str | None:
+    """A short description of how the two engines differ on ``situation``, or None
+    (``real``: the real verdict when already known, e.g. from the command line)."""
+    if real is None:
+        real = _judge(judge_situation, situation, SituationError)
     mine = _judge(ref.judge, situation, ref.ReferenceSituationError)
     if ("error" in real) != ("error" in mine):
         return f"error line: real={real} reference={mine}"
@@ -397,6 +400,25 @@ def exhaustive_disagreements(max_size: int, tricks: Sequence[list[str]] = SMALL_
 def test_every_small_card_set_agrees_with_the_reference() -> None:
     mismatches = exhaustive_disagreements(4)
     assert not mismatches, "\n".join(mismatches[:10])
+
+
+def test_command_line_agrees_with_the_reference() -> None:
+    """The installed command, line by line: same verdicts, error lines, exit status."""
+    rng = random.Random(PYTEST_SEED + 1)
+    situations = [random_situation(rng) for _ in range(400)]
+    lines = "".join(json.dumps(situation) + "\n" for situation in situations)
+    done = subprocess.run([sys.executable, "-m", "companion", "referee"], input=lines, capture_output=True,
+                          text=True, timeout=120, check=False)
+    outputs = done.stdout.splitlines()
+    assert len(outputs) == len(situations), done.stderr
+    mismatches = []
+    for situation, output in zip(situations, outputs, strict=True):
+        problem = disagreement(situation, json.loads(output))
+        if problem is not None:
+            mismatches.append(f"{json.dumps(situation)}\n    {problem}")
+    assert not mismatches, "\n".join(mismatches[:10])
+    errors = sum("error" in json.loads(output) for output in outputs)
+    assert errors > 0 and done.returncode == 1
 
 
 def run(count: int, seed: int, show: int = 10, lister_every: int = 10) -> list[str]:
