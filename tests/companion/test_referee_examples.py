@@ -129,6 +129,7 @@ EXAMPLES: list[Example] = [
     ok("Dragon beats A + Phoenix", "Dragon", "single", 15, 1, 25, trick=["Aj", "Phoenix"]),
     bad("Phoenix never beats the Dragon", "Phoenix", "single", ANY_RANK, 1, -25, trick=["Dragon"]),
     bad("A does not beat the Dragon", "Aj", "single", 14, 1, trick=["Dragon"]),
+    bad("passes written in the trick are skipped", "8j", "single", 8, 1, trick=["8s", "pass", "Phoenix", ""]),
     ok("Phoenix on the Mahjong is 1.5", "Phoenix", "single", 1.5, 1, -25, trick=["Mahjong"]),
     ok("a 2 beats a led Phoenix", "2j", "single", 2, 1, trick=["Phoenix"]),
     bad("the Mahjong does not beat a led Phoenix", "Mahjong", "single", 1, 1, trick=["Phoenix"]),
