@@ -81,7 +81,8 @@ def glyph_features(square: np.ndarray, height: float, width: float) -> np.ndarra
     >>> glyph_features(square, 26.0, 8.0).shape == (FEATURE_LENGTH,)
     True
     """
-    return glyph_features_batch(square[None], np.array([height]), np.array([width]))[0]
+    features: np.ndarray = glyph_features_batch(square[None], np.array([height]), np.array([width]))[0]
+    return features
 
 
 def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:

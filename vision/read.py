@@ -50,7 +50,7 @@ GAME_RANKS: dict[str, tuple[str, ...]] = {
 #: How much a suit crop's "other" probability counts against its suits.
 SUIT_OTHER_WEIGHT = 0.3
 #: A pair reads as an index corner only above this score.
-MIN_PAIR_SCORE = 0.6
+MIN_PAIR_SCORE = 0.75
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,8 @@ def builtin_model() -> GlyphModel:
 
 def glyph_vector(ink: Ink, components: tuple[int, ...], down: tuple[float, float]) -> np.ndarray:
     """Feature vector of ``components`` seen with ``down`` as down."""
-    return glyph_vectors(ink, [(components, down)])[0]
+    vector: np.ndarray = glyph_vectors(ink, [(components, down)])[0]
+    return vector
 
 
 def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]) -> np.ndarray:
