@@ -83,7 +83,8 @@ def too_large(error: RequestEntityTooLarge) -> Any:
     elif request.endpoint == "scanning.create_profile":
         message = f"the photos are too large together (limit {MAX_CALIBRATION_BYTES // (1024 * 1024)} MB)"
     else:
-        message = f"request body too large (limit {(current_app.config['MAX_CONTENT_LENGTH'] or 0) // 1024} KiB)"
+        limit = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // 1024
+        message = f"request body too large (limit {limit} KiB)"
     return jsonify(error=message), 413
 
 
@@ -108,7 +109,7 @@ def read_cards(text: Any, game: str, what: str) -> list[Card]:
     if not isinstance(text, str):
         fail(400, f"{what} must be cards in notation, like \"Kj Ks\"")
     try:
-        return parse_cards(text, deck_of(game))
+        return list(parse_cards(text, deck_of(game)))
     except TrickmateError as error:
         fail(400, f"{what}: {error}")
 
@@ -341,11 +342,16 @@ def suggested_photos(game: str) -> list[dict[str, str]]:
     >>> len(suggested_photos("standard")), suggested_photos("standard")[-1]["cards"]
     (5, 'BJ RJ')
     """
-    ranks = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
     if game == "tichu":
-        suits = [("j", "Jade", "Mahjong"), ("s", "Sword", "Dog"), ("p", "Pagoda", "Phoenix"), ("t", "Star", "Dragon")]
+        suits = [
+            ("j", "Jade", "Mahjong"),
+            ("s", "Sword", "Dog"),
+            ("p", "Pagoda", "Phoenix"),
+            ("t", "Star", "Dragon"),
+        ]
         return [
-            {"title": f"{suit} and the {special}", "cards": " ".join(r + letter for r in ranks) + " " + special}
+            {"title": f"{suit} and the {special}", "cards": " ".join([*(r + letter for r in ranks), special])}
             for letter, suit, special in suits
         ]
     steps = [

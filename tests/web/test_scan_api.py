@@ -50,6 +50,7 @@ def test_a_photo_gives_its_cards_combination_and_points(client: FlaskClient) -> 
 
 def test_a_raw_body_and_a_big_photo_are_scanned_downscaled(client: FlaskClient) -> None:
     image = cv2.imread(str(SCENE))
+    assert image is not None
     big = cv2.resize(image, (4000, 2250), interpolation=cv2.INTER_CUBIC)
     ok, encoded = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 85])
     assert ok
@@ -124,7 +125,8 @@ def truncated_jpeg() -> bytes:
     ids=["empty", "not-an-image", "truncated-jpeg"],
 )
 def test_bad_photos_are_refused_clearly(client: FlaskClient, data: bytes, message: str) -> None:
-    for response in (post_photo(client, data), client.post("/api/scan", data=data, content_type="image/jpeg")):
+    raw = client.post("/api/scan", data=data, content_type="image/jpeg")
+    for response in (post_photo(client, data), raw):
         assert response.status_code == 400
         error = response.get_json()["error"]
         assert error.startswith("cannot read the photo") and message in error
@@ -132,7 +134,8 @@ def test_bad_photos_are_refused_clearly(client: FlaskClient, data: bytes, messag
 
 
 def test_missing_field_and_oversized_upload(client: FlaskClient) -> None:
-    response = client.post("/api/scan", data={"photo": (io.BytesIO(b"x"), "a.jpg")}, content_type="multipart/form-data")
+    form = {"photo": (io.BytesIO(b"x"), "a.jpg")}
+    response = client.post("/api/scan", data=form, content_type="multipart/form-data")
     assert response.status_code == 400 and "'image'" in response.get_json()["error"]
     huge = b"\xff\xd8\xff" + bytes(scanning.MAX_PHOTO_BYTES + 10)
     response = client.post("/api/scan", data=huge, content_type="image/jpeg")
@@ -157,7 +160,8 @@ def test_bad_options_are_refused(client: FlaskClient) -> None:
 
 def calibration_form(name: str, game: str = "tichu", drop_last_card: bool = False) -> dict[str, Any]:
     manifest = json.loads((SAMPLES / "calibration" / "manifest.json").read_text())
-    photos = [(io.BytesIO((SAMPLES / "calibration" / p["file"]).read_bytes()), p["file"]) for p in manifest["photos"]]
+    folder = SAMPLES / "calibration"
+    photos = [(io.BytesIO((folder / p["file"]).read_bytes()), p["file"]) for p in manifest["photos"]]
     lists = [p["cards"] for p in manifest["photos"]]
     if drop_last_card:
         lists[1] = lists[1].rsplit(" ", 1)[0]
@@ -166,7 +170,8 @@ def calibration_form(name: str, game: str = "tichu", drop_last_card: bool = Fals
 
 def test_calibration_makes_a_deck_the_scanner_uses(app: Flask, client: FlaskClient) -> None:
     assert client.get("/api/profiles").get_json() == {"profiles": []}
-    response = client.post("/api/profiles", data=calibration_form("home-deck"), content_type="multipart/form-data")
+    form = calibration_form("home-deck")
+    response = client.post("/api/profiles", data=form, content_type="multipart/form-data")
     assert response.status_code == 201, response.get_json()
     assert response.get_json() == {"name": "home-deck", "game": "tichu", "cards_learnt": 56}
     assert (Path(app.config["DATA"]) / "profiles" / "home-deck.npz").is_file()
@@ -215,6 +220,8 @@ def test_pages_render(client: FlaskClient, table: dict[str, Any]) -> None:
     page = client.get(f"/scan?table={table['id']}").get_data(as_text=True)
     assert 'capture="environment"' in page and "Ann &amp; Cy" in page and table["id"] in page
     assert client.get("/scan?table=nope").status_code == 200
+    # The round form links to the scanner for its table.
+    assert f'href="/scan?table={table["id"]}"' in client.get(f"/t/{table['id']}").get_data(as_text=True)
     calibrate = client.get("/calibrate").get_data(as_text=True)
     assert "2j 3j 4j 5j 6j 7j 8j 9j 10j Jj Qj Kj Aj Mahjong" in calibrate
     assert '<a href="/scan"' in client.get("/").get_data(as_text=True)

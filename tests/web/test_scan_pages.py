@@ -1,0 +1,175 @@
+"""The scan and calibration pages in real headless Chromium at a phone's size: a photo fed
+through the file input becomes outlined cards, a corrected card changes the points, and the
+points reach a table's round form; the calibration walk-through learns a deck.
+
+Screenshots go to a temporary folder, or to ``TRICKMATE_SCREENSHOTS`` (``docs/screenshots``
+refreshes the committed ones: scan.png, scan_result.png, calibrate.png, calibrate_learnt.png).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import PLAYERS, Server
+from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, expect_text, new_page, shoot
+
+pytestmark = pytest.mark.browser
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+#: Four lone cards: 2p, 8t, 3s and 2s (no card points).
+SCENE = SAMPLES / "calibration_scenes" / "calibration_scenes_003.jpg"
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("scan-pages") / "data").start()
+    try:
+        yield server
+    finally:
+        server.kill()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("TRICKMATE_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def local(url: str, server: Server) -> str:
+    return url.replace(server.base, "")
+
+
+def test_scan_correct_a_card_and_count_the_pile(chromium: object, served: Server, shots: Path) -> None:
+    status, table = served.request("POST", "/api/tables", {"players": PLAYERS})
+    assert status == 201
+    page = new_page(chromium, served.base)
+    page.goto(local(table["scorer_url"], served))  # this phone keeps the score
+    expect_text(page, "#live", "live")
+    page.goto(f"/scan?table={table['id']}")
+    expect_text(page, "#count0", "Ann & Cy")
+    page.locator("#trick").fill("Kj")
+    shoot(page, shots, "scan", full=False)
+
+    page.set_input_files("#photo", str(SCENE))
+    expect_text(page, "#scan-status", "4 cards found")
+    found = page.locator("#found-list .found-card")
+    assert sorted(b.get_attribute("data-card") for b in found.all()) == ["2p", "2s", "3s", "8t"]
+    expect_text(page, "#pile-points", "^0$")
+    expect_text(page, "#combination", "No Tichu combination")
+    expect_text(page, "#scan-verdict", "Does not beat Kj")
+    # The outlines are drawn over the photo: the canvas shows the photo's pixels, not black,
+    # and the first card's outline colour is on the canvas.
+    drawn = page.evaluate(
+        """() => {
+             const c = document.getElementById('overlay');
+             const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+             const near = (i, r, g, b) =>
+               Math.abs(d[i] - r) + Math.abs(d[i + 1] - g) + Math.abs(d[i + 2] - b) < 6;
+             let outline = 0, lit = 0;
+             for (let i = 0; i < d.length; i += 4) {
+               if (near(i, 255, 210, 74)) outline++;  // the outline colour, #ffd24a
+               if (d[i] + d[i + 1] + d[i + 2] > 60) lit++;
+             }
+             return {width: c.width, height: c.height, outline, lit};
+           }"""
+    )
+    assert drawn["width"] == 1280 and drawn["height"] == 720
+    assert drawn["outline"] > 2000 and drawn["lit"] > drawn["width"] * drawn["height"] // 2
+    page.evaluate("document.getElementById('result').scrollIntoView()")
+    shoot(page, shots, "scan_result", full=False)
+
+    # 2s was really a King of Swords: 10 points, and a single cannot be beaten by four cards.
+    page.locator('#found-list [data-card="2s"]').click()
+    expect_text(page, "#picker-title", "read as 2s")
+    page.locator('#picker-grid [data-card="Ks"]').click()
+    expect_text(page, "#pile-points", "^10$")
+    corrected = page.locator('#found-list [data-card="Ks"]')
+    expect_text(page, '#found-list [data-card="Ks"] .found-confidence', "corrected")
+    assert corrected.count() == 1
+    # Take out the other three: Ks alone is a single of rank 13, which does not beat Kj.
+    for card in ("2p", "3s", "8t"):
+        page.locator(f'#found-list [data-card="{card}"]').click()
+        page.locator("#picker-remove").click()
+    expect_text(page, "#combination", "Single of rank 13, 1 card")
+    expect_text(page, "#scan-verdict", "Does not beat Kj")
+    page.locator("#add-card").click()
+    page.locator('#picker-grid [data-card="Kt"]').click()
+    expect_text(page, "#pile-points", "^20$")
+    expect_text(page, "#combination", "Pair of rank 13")
+
+    # Count the pile for Bob & Di: the round form opens with 20 card points for them,
+    # and nothing is saved until the scorer saves the round.
+    page.locator("#count1").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+\?points=20&team=1$"))
+    expect_text(page, "#points-shown", r"Ann & Cy 80 · Bob & Di 20")
+    status, stored = served.request("GET", f"/api/tables/{table['id']}")
+    assert status == 200 and stored["rounds"] == []
+    assert not page.errors
+
+
+def test_a_file_that_is_no_photo_is_explained(chromium: object, served: Server, tmp_path: Path) -> None:
+    page = new_page(chromium, served.base)
+    page.goto("/scan")
+    text = tmp_path / "notes.jpg"
+    text.write_text("shopping list: milk, eggs")
+    page.set_input_files("#photo", str(text))
+    expect_text(page, "#scan-error", "Cannot scan this photo: cannot read the photo: not an image")
+    assert page.locator("#result").is_hidden()
+    assert page.locator("#count-actions").is_hidden()
+    assert not page.errors
+
+
+def test_calibration_walk_through_learns_a_deck(chromium: object, served: Server, shots: Path) -> None:
+    from playwright.sync_api import expect
+
+    manifest = json.loads((SAMPLES / "calibration" / "manifest.json").read_text())
+    page = new_page(chromium, served.base)
+    page.goto("/calibrate")
+    page.get_by_label("Name of this deck").fill("Home Deck")
+    page.get_by_role("button", name="Next: photo 1").click()
+    for number, photo in enumerate(manifest["photos"], start=1):
+        expect_text(page, f"#photo-title-{number}", f"Photo {number} of 4")
+        # The suggested layout is exactly the sample photos' manifest.
+        assert page.locator(f"#cards-{number}").input_value() == photo["cards"]
+        page.set_input_files(f"#photo-{number}", str(SAMPLES / "calibration" / photo["file"]))
+        expect_text(page, f"#step-photo-{number} .photo-status", "Photo chosen")
+        if number == 1:
+            page.evaluate("document.getElementById('photo-title-1').scrollIntoView()")
+            shoot(page, shots, "calibrate", full=False)
+        page.locator("#next").click()
+    expect_text(page, "#review", "Deck name: home-deck")
+    expect_text(page, "#review", "Photo 4: 14 cards")
+    page.get_by_role("button", name="Learn this deck").click()
+    # Learning takes about two seconds a photo on a shared CPU.
+    expect(page.locator("#learnt-text")).to_have_text(
+        re.compile("Learnt 56 cards of the tichu deck “home-deck”"), timeout=40_000
+    )
+    page.evaluate("document.getElementById('learn').scrollIntoView()")
+    shoot(page, shots, "calibrate_learnt", full=False)
+
+    # The deck is now a choice on the scanner, and it reads the held-out scene.
+    page.get_by_role("link", name="Scan with this deck").click()
+    page.wait_for_url(re.compile(r"/scan\?deck=home-deck$"))
+    page.wait_for_function("document.getElementById('deck').value === 'home-deck'")
+    page.set_input_files("#photo", str(SCENE))
+    expect_text(page, "#scan-status", "4 cards found")
+    assert not page.errors
