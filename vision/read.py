@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.cards import Card, Special, Suit
 from vision.detect import IndexPair, Ink, component_mask
-from vision.features import GLYPH_SIZE, glyph_features_batch, upright_glyph
+from vision.features import FEATURE_LENGTH, GLYPH_SIZE, glyph_features_batch, upright_glyph
 
 if TYPE_CHECKING:
     from vision.profile import DeckProfile
@@ -115,14 +115,22 @@ def glyph_vector(ink: Ink, components: tuple[int, ...], down: tuple[float, float
 
 
 def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]) -> np.ndarray:
-    """(N, F) feature vectors of (components, down) glyphs, computed in one batch."""
-    squares = np.zeros((len(glyphs), GLYPH_SIZE, GLYPH_SIZE), np.float32)
-    heights = np.zeros(len(glyphs), np.float32)
-    widths = np.zeros(len(glyphs), np.float32)
-    for i, (components, down) in enumerate(glyphs):
-        mask, origin = component_mask(ink, components)
-        squares[i], heights[i], widths[i] = upright_glyph(mask, (float(origin[0]), float(origin[1])), down)
-    return glyph_features_batch(squares, heights, widths)
+    """(N, F) feature vectors of (components, down) glyphs, computed in batches (bounded memory)."""
+    batches = [np.zeros((0, FEATURE_LENGTH), np.float32)]
+    for start in range(0, len(glyphs), GLYPH_BATCH):
+        chunk = glyphs[start : start + GLYPH_BATCH]
+        squares = np.zeros((len(chunk), GLYPH_SIZE, GLYPH_SIZE), np.float32)
+        heights = np.zeros(len(chunk), np.float32)
+        widths = np.zeros(len(chunk), np.float32)
+        for i, (components, down) in enumerate(chunk):
+            mask, origin = component_mask(ink, components)
+            squares[i], heights[i], widths[i] = upright_glyph(mask, (float(origin[0]), float(origin[1])), down)
+        batches.append(glyph_features_batch(squares, heights, widths))
+    return np.concatenate(batches)
+
+
+#: Glyphs per feature batch (each needs a few 4 KB squares of scratch memory).
+GLYPH_BATCH = 1024
 
 
 @dataclass(frozen=True)
