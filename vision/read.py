@@ -123,8 +123,8 @@ def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, flo
         heights = np.zeros(len(chunk), np.float32)
         widths = np.zeros(len(chunk), np.float32)
         for i, (components, down) in enumerate(chunk):
-            mask, origin = component_mask(ink, components)
-            squares[i], heights[i], widths[i] = upright_glyph(mask, (float(origin[0]), float(origin[1])), down)
+            mask, (x0, y0) = component_mask(ink, components)
+            squares[i], heights[i], widths[i] = upright_glyph(mask, (float(x0), float(y0)), down)
         batches.append(glyph_features_batch(squares, heights, widths))
     return np.concatenate(batches)
 
