@@ -138,6 +138,26 @@ def test_a_file_that_is_no_photo_is_explained(chromium: object, served: Server, 
     assert not page.errors
 
 
+def test_without_a_camera_the_page_explains(chromium: object, served: Server, shots: Path) -> None:
+    # A phone opening http://<LAN address> is not a secure context: no camera API at all.
+    page = new_page(chromium, served.base)
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")
+    page.goto("/scan")
+    expect_text(page, "#camera-note", "The live camera needs a secure page: start trickmate serve --https")
+    expect_text(page, "#camera-note", "Take or upload a photo below instead")
+    assert page.locator("#camera-start").is_hidden() and page.locator("#photo").is_visible()
+    assert page.locator("#photo").get_attribute("capture") == "environment"
+    shoot(page, shots, "scan_no_camera", full=False)
+    # On a secure page without a camera (headless Chromium has none) the button says why.
+    page = new_page(chromium, served.base)
+    page.goto("/scan")
+    page.get_by_role("button", name="Use the live camera").click()
+    reason = r"(No camera was found|camera permission was refused).*Take or upload a photo"
+    expect_text(page, "#camera-note", reason)
+    assert page.locator("#camera").is_hidden()
+    assert not page.errors
+
+
 def test_calibration_walk_through_learns_a_deck(chromium: object, served: Server, shots: Path) -> None:
     from playwright.sync_api import expect
 
@@ -161,7 +181,7 @@ def test_calibration_walk_through_learns_a_deck(chromium: object, served: Server
     page.get_by_role("button", name="Learn this deck").click()
     # Learning takes about two seconds a photo on a shared CPU.
     expect(page.locator("#learnt-text")).to_have_text(
-        re.compile("Learnt 56 cards of the tichu deck “home-deck”"), timeout=40_000
+        re.compile("Learnt 56 cards of the Tichu deck “home-deck”"), timeout=40_000
     )
     page.evaluate("document.getElementById('learn').scrollIntoView()")
     shoot(page, shots, "calibrate_learnt", full=False)

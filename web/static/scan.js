@@ -111,7 +111,7 @@
       });
     } catch (error) {
       const name = error && error.name;
-      if (name === "NotAllowedError" || name === "SecurityError") noCamera("The camera permission was refused: allow the camera for this site in the browser's settings, or");
+      if (name === "NotAllowedError" || name === "SecurityError") noCamera("The camera permission was refused: allow the camera for this site in the browser's settings.");
       else if (name === "NotFoundError" || name === "OverconstrainedError") noCamera("No camera was found on this device.");
       else noCamera("The camera could not be started (" + (error && error.message ? error.message : name) + ").");
       return;
