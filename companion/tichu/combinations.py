@@ -205,16 +205,19 @@ def _reading(ranks: list[int], flush: bool) -> tuple[Kind, int] | None:
 def single(card: Card, on: Combination | None = None) -> Combination | None:
     """One card as a play; the Phoenix takes its value from ``on`` (1.5 when led).
 
+    On the Dragon the Phoenix reads 15.5, as the contract's rule says ("the card it was
+    played on plus 0.5"), though it can never be played there (see :func:`beats`).
+
     >>> from companion.cards import PHOENIX, DRAGON, MAHJONG
     >>> single(PHOENIX, single(MAHJONG)).rank, single(PHOENIX, single(DRAGON)).rank
-    (1.5, 1.5)
+    (1.5, 15.5)
     """
     if card.rank is not None:
         return Combination(Kind.SINGLE, card.rank, 1, (card,))
     special = card.special
     if special is Special.PHOENIX:
         rank = PHOENIX_LED_RANK
-        if on is not None and on.kind is Kind.SINGLE and on.rank is not None and on.rank < DRAGON_RANK:
+        if on is not None and on.kind is Kind.SINGLE and on.rank is not None:
             rank = on.rank + 0.5
         return Combination(Kind.SINGLE, rank, 1, (card,))
     if special is Special.MAHJONG:

@@ -101,7 +101,8 @@ def test_phoenix_single_takes_its_value_from_the_play_before() -> None:
     assert reading("Phoenix", "8j") == ("single", 8.5, 1)
     assert reading("Phoenix", "Aj") == ("single", 14.5, 1)
     assert reading("Phoenix", "Mahjong") == ("single", 1.5, 1)
-    assert reading("Phoenix", "Dragon") == ("single", 1.5, 1)  # it cannot beat the Dragon
+    # Read as the contract's rule says (15 + 0.5), though it can never beat the Dragon.
+    assert reading("Phoenix", "Dragon") == ("single", 15.5, 1)
     assert reading("Phoenix", "8j 8s") == ("single", 1.5, 1)
 
 
