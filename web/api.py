@@ -1,4 +1,16 @@
-"""The JSON API of CONTRACTS section 5, plus the preview and referee endpoints the pages use."""
+"""The JSON API of CONTRACTS section 5, plus the preview and referee endpoints the pages use.
+
+Two extensions, both optional, so a client written to the contract alone works unchanged:
+
+- House rules: ``POST /api/tables`` takes ``"rules": {"double_victory": 300,
+  "count_from_cards": true}`` (every key optional; unknown keys are refused). The table
+  JSON carries them back as ``rules``, with every default filled in.
+- Stale edits: the table JSON carries ``version`` (raised by every change; also the
+  ``ETag``). A change may send ``If-Match: "<version>"`` (or ``?version=N``); if the
+  table has changed since, the answer is 409 and nothing changes, so an edit of
+  "round 3" made on a phone that has not yet seen another phone's delete never lands
+  on the wrong round.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +18,7 @@ import io
 import ipaddress
 import json
 import math
+import re
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any, NoReturn
@@ -16,23 +29,29 @@ from werkzeug.exceptions import HTTPException
 
 from companion.errors import TrickmateError
 from web.app import get_notifier, get_store
-from web.store import NotFound, StoredTable
+from web.store import NotFound, Stale, StoredTable
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 GAMES = {"tichu": 4}  # game -> number of players
 MAX_NAME = 40
 MAX_TARGET = 100_000
-CREATE_KEYS = {"game", "players", "target"}
+CREATE_KEYS = {"game", "players", "target", "rules"}
+#: House rules a table may set when it starts, with their defaults.
+DEFAULT_RULES: dict[str, Any] = {"double_victory": 200, "count_from_cards": False}
+MAX_DOUBLE_VICTORY = 10_000
+STALE_MESSAGE = "the table changed on another phone: reload and try again"
+_VERSION = re.compile(r'(?:W/)?"?([0-9]{1,18})"?')
 
 
 class ApiError(HTTPException):
     """An error answered as ``{"error": message}`` with its status code."""
 
-    def __init__(self, code: int, message: str) -> None:
+    def __init__(self, code: int, message: str, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.extra_headers = dict(headers or {})
 
 
 @bp.errorhandler(ApiError)
@@ -41,6 +60,7 @@ def api_error(error: ApiError) -> Any:
     response.status_code = error.code or 400
     if error.code == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="trickmate"'
+    response.headers.update(error.extra_headers)
     return response
 
 
@@ -115,14 +135,19 @@ def require_scorer(table_id: str, token: str | None) -> None:
         fail(403, "this scorer token does not belong to this table")
 
 
+def table_rules(table: StoredTable) -> dict[str, Any]:
+    """The table's house rules with every default filled in (older tables stored none)."""
+    return {**DEFAULT_RULES, **{k: v for k, v in table.rules.items() if k in DEFAULT_RULES}}
+
+
 def score_rounds(table: StoredTable) -> dict[str, Any]:
     from companion.tichu.scoring import score_game
 
-    return score_game(table.rounds, table.target)
+    return score_game(table.rounds, table.target, double_victory=table_rules(table)["double_victory"])
 
 
 def table_json(table: StoredTable) -> dict[str, Any]:
-    """The table exactly as CONTRACTS section 5 describes it."""
+    """The table as CONTRACTS section 5 describes it, plus ``rules`` and ``version``."""
     scored = score_rounds(table)
     return {
         "id": table.id,
@@ -133,17 +158,50 @@ def table_json(table: StoredTable) -> dict[str, Any]:
         "totals": scored["totals"],
         "finished": scored["finished"],
         "winner": scored["winner"],
+        "rules": table_rules(table),
+        "version": table.version,
     }
 
 
-def validate_round(body: Any, number: int) -> dict[str, int]:
+def table_response(table: StoredTable, status: int = 200) -> Response:
+    response = jsonify(table_json(table))
+    response.status_code = status
+    response.headers["ETag"] = f'"{table.version}"'
+    return response
+
+
+def expected_versions() -> frozenset[int] | None:
+    """The versions a change was based on (``If-Match`` and/or ``?version=``), or None.
+
+    ``If-Match: *`` or no header means "whatever is current". When both are given the
+    table must match both.
+    """
+    expected: frozenset[int] | None = None
+    header = request.headers.get("If-Match")
+    if header is not None and header.strip() != "*":
+        versions: set[int] = set()
+        for tag in header.split(","):
+            match = _VERSION.fullmatch(tag.strip())
+            if match is None:
+                fail(400, f'If-Match must name a table version like "5", got {header[:40]!r}')
+            versions.add(int(match.group(1)))
+        expected = frozenset(versions)
+    query = request.args.get("version")
+    if query is not None:
+        if not re.fullmatch(r"[0-9]{1,18}", query):
+            fail(400, f"version must be a table version (a whole number), got {query[:40]!r}")
+        expected = frozenset({int(query)}) if expected is None else expected & {int(query)}
+    return expected
+
+
+def validate_round(body: Any, number: int, double_victory: int = 200) -> dict[str, int]:
     """The round's score, or 400 with the rule it breaks."""
     from companion.tichu.scoring import score_round
 
     if not isinstance(body, dict):
-        fail(400, "a round must be a JSON object")
+        fail(400, f"round {number}: a round must be a JSON object")
     try:
-        return score_round(body)
+        return score_round(body, double_victory=double_victory, number=number)
     except TrickmateError as error:
         fail(400, str(error))
     except (ValueError, TypeError, KeyError, AttributeError, IndexError):
@@ -151,20 +209,54 @@ def validate_round(body: Any, number: int) -> dict[str, int]:
         fail(400, f"round {number}: cannot read this round")
 
 
-def changed(table_id: str, version: int) -> Response:
+def changed(table_id: str, version: int, status: int = 200) -> Response:
     get_notifier(current_app).changed(table_id, version)
-    return jsonify(table_json(load_table(table_id)))
+    return table_response(load_table(table_id), status)
 
 
 # -- tables ---------------------------------------------------------------------------------
 
 
-def parse_new_table(body: Any) -> tuple[str, list[str], int]:
+def whole_number(value: Any) -> Any:
+    """``1000.0`` as ``1000``; anything else unchanged (and checked by the caller)."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return value
+
+
+def parse_rules(value: Any) -> dict[str, Any]:
+    """House rules from the new table's body, with every default filled in; 400 if bad."""
+    if value is None:
+        return dict(DEFAULT_RULES)
+    if not isinstance(value, dict):
+        fail(400, 'rules must be an object like {"double_victory": 200}')
+    unknown = sorted(set(value) - set(DEFAULT_RULES))
+    if unknown:
+        fail(400, f"unknown house rule {unknown[0]!r} (known: {', '.join(sorted(DEFAULT_RULES))})")
+    rules = dict(DEFAULT_RULES)
+    double_victory = whole_number(value.get("double_victory", rules["double_victory"]))
+    if (
+        isinstance(double_victory, bool)
+        or not isinstance(double_victory, int)
+        or not 0 < double_victory <= MAX_DOUBLE_VICTORY
+        or double_victory % 5
+    ):
+        fail(400, f"double_victory must be a positive multiple of 5 up to {MAX_DOUBLE_VICTORY},"
+                  f" got {double_victory!r}")
+    rules["double_victory"] = double_victory
+    from_cards = value.get("count_from_cards", False)
+    if from_cards is not None and not isinstance(from_cards, bool):
+        fail(400, f"count_from_cards must be true or false, got {from_cards!r}")
+    rules["count_from_cards"] = bool(from_cards)
+    return rules
+
+
+def parse_new_table(body: Any) -> tuple[str, list[str], int, dict[str, Any]]:
     if not isinstance(body, dict):
         fail(400, "the body must be a JSON object with game, players and target")
     unknown = sorted(set(body) - CREATE_KEYS)
     if unknown:
-        fail(400, f"unknown key {unknown[0]!r} (allowed: game, players, target)")
+        fail(400, f"unknown key {unknown[0]!r} (allowed: game, players, target, rules)")
     game = body.get("game", "tichu")
     if not isinstance(game, str) or game.lower() not in GAMES:
         fail(400, f"unknown game {game!r} (this server knows: {', '.join(GAMES)})")
@@ -181,18 +273,16 @@ def parse_new_table(body: Any) -> tuple[str, list[str], int]:
         if len(name) > MAX_NAME:
             fail(400, f"player {seat + 1}'s name is longer than {MAX_NAME} characters: {name[:MAX_NAME]!r}…")
         names.append(name)
-    target = body.get("target", 1000)
-    if isinstance(target, float) and math.isfinite(target) and target.is_integer():
-        target = int(target)
+    target = whole_number(body.get("target", 1000))
     if isinstance(target, bool) or not isinstance(target, int) or not 0 < target <= MAX_TARGET:
         fail(400, f"target must be a whole number from 1 to {MAX_TARGET}, got {target!r}")
-    return game, names, target
+    return game, names, target, parse_rules(body.get("rules"))
 
 
 @bp.post("/tables")
 def create_table() -> Any:
-    game, players, target = parse_new_table(json_body())
-    table_id, token = get_store(current_app).create_table(game, players, target)
+    game, players, target, rules = parse_new_table(json_body())
+    table_id, token = get_store(current_app).create_table(game, players, target, rules)
     body = {
         "id": table_id,
         "scorer_url": scorer_url(table_id, token),
@@ -207,31 +297,35 @@ def create_table() -> Any:
 
 @bp.get("/tables/<table_id>")
 def get_table(table_id: str) -> Any:
-    return jsonify(table_json(load_table(table_id)))
+    return table_response(load_table(table_id))
 
 
 @bp.post("/tables/<table_id>/rounds")
 def add_round(table_id: str) -> Any:
     require_scorer(table_id, bearer_token())
+    expected = expected_versions()
     body = json_body()
     store = get_store(current_app)
     table = load_table(table_id)
-    validate_round(body, len(table.rounds) + 1)
+    validate_round(body, len(table.rounds) + 1, table_rules(table)["double_victory"])
 
-    def not_finished(rounds: list[dict[str, Any]]) -> None:
+    def not_finished(current: StoredTable) -> None:
         # Checked again inside the write lock: another phone may have just ended the game.
-        from companion.tichu.scoring import score_game
-
-        if rounds and score_game(rounds, table.target)["finished"]:
+        if current.rounds and score_rounds(current)["finished"]:
             fail(409, "the game is over: start a rematch for a new game (corrections are still allowed)")
 
     try:
-        version = store.add_round(table_id, body, not_finished)
+        version = store.add_round(table_id, body, not_finished, expected)
     except NotFound:
         fail(404, f"no table {table_id!r}")
-    response = changed(table_id, version)
-    response.status_code = 201
-    return response
+    except Stale as stale:
+        stale_table(stale)
+    return changed(table_id, version, 201)
+
+
+def stale_table(stale: Stale) -> NoReturn:
+    """409: the change was based on a version of the table that another phone replaced."""
+    raise ApiError(409, STALE_MESSAGE, {"ETag": f'"{stale.current}"'})
 
 
 def _position(position: str) -> int:
@@ -244,12 +338,15 @@ def _position(position: str) -> int:
 def replace_round(table_id: str, position: str) -> Any:
     require_scorer(table_id, bearer_token())
     n = _position(position)
+    expected = expected_versions()
     body = json_body()
-    validate_round(body, n + 1)
+    validate_round(body, n + 1, table_rules(load_table(table_id))["double_victory"])
     try:
-        version = get_store(current_app).replace_round(table_id, n, body)
+        version = get_store(current_app).replace_round(table_id, n, body, expected)
     except NotFound:
         fail(404, f"no round {n} at this table")
+    except Stale as stale:
+        stale_table(stale)
     return changed(table_id, version)
 
 
@@ -257,10 +354,13 @@ def replace_round(table_id: str, position: str) -> Any:
 def delete_round(table_id: str, position: str) -> Any:
     require_scorer(table_id, bearer_token())
     n = _position(position)
+    expected = expected_versions()
     try:
-        version = get_store(current_app).delete_round(table_id, n)
+        version = get_store(current_app).delete_round(table_id, n, expected)
     except NotFound:
         fail(404, f"no round {n} at this table")
+    except Stale as stale:
+        stale_table(stale)
     return changed(table_id, version)
 
 
@@ -329,10 +429,17 @@ def qr_code_svg(data: str) -> bytes:
 
 @bp.post("/preview")
 def preview() -> Any:
-    """The score of one round, without saving anything (the form's preview)."""
+    """The score of one round, without saving anything (the form's preview).
+
+    ``?n=`` is the round's number for messages, ``?double_victory=`` the table's house rule.
+    """
     body = json_body()
     number = request.args.get("n", "1")
-    return jsonify(score=validate_round(body, int(number) if number.isdigit() else 1))
+    double_victory = request.args.get("double_victory", str(DEFAULT_RULES["double_victory"]))
+    if not re.fullmatch(r"[0-9]{1,9}", double_victory):
+        fail(400, f"double_victory must be a positive multiple of 5, got {double_victory[:40]!r}")
+    n = int(number) if re.fullmatch(r"[0-9]{1,9}", number) else 1
+    return jsonify(score=validate_round(body, n, int(double_victory)))
 
 
 @bp.post("/referee")

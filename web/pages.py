@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, send_from_directory
 
+from web.api import DEFAULT_RULES, table_rules
 from web.app import get_store
 
 bp = Blueprint("pages", __name__)
@@ -25,7 +26,7 @@ def navigation() -> dict[str, Any]:
 
 @bp.get("/")
 def start() -> str:
-    return render_template("start.html", targets=(500, 1000, 2000))
+    return render_template("start.html", targets=(500, 1000, 2000), default_rules=DEFAULT_RULES)
 
 
 @bp.get("/t/<table_id>")
@@ -34,7 +35,10 @@ def table(table_id: str) -> str:
     if not store.exists(table_id):
         abort(404)
     stored = store.get_table(table_id)
-    return render_template("table.html", table_id=table_id, players=stored.players, target=stored.target)
+    return render_template(
+        "table.html",
+        table_id=table_id, players=stored.players, target=stored.target, rules=table_rules(stored),
+    )
 
 
 @bp.get("/referee")

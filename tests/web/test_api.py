@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from tests.web.conftest import PLAYERS
 from web.app import default_data_dir
-from web.store import Store
+from web.store import Store, StoredTable
 
 ROUND = {"calls": {"0": "grand", "3": "tichu"}, "out": [0, 1, 3, 2], "points": {"0": 60}}
 
@@ -47,6 +47,8 @@ def test_new_table_state(client: FlaskClient, table: dict[str, Any]) -> None:
     assert body == {
         "id": table["id"], "game": "tichu", "players": PLAYERS, "target": 1000, "rounds": [],
         "totals": {"0": 0, "1": 0}, "finished": False, "winner": None,
+        # extensions: the house rules with their defaults, and the change counter
+        "rules": {"double_victory": 200, "count_from_cards": False}, "version": 0,
     }
 
 
@@ -441,7 +443,7 @@ def test_store_refuses_changes_when_the_check_fails(tmp_path: Any) -> None:
     store = Store(tmp_path / "s.sqlite3")
     table_id, _ = store.create_table("tichu", PLAYERS, 1000)
 
-    def refuse(rounds: list[dict[str, Any]]) -> None:
+    def refuse(table: StoredTable) -> None:
         raise ValueError("no")
 
     with pytest.raises(ValueError):

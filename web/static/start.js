@@ -16,10 +16,17 @@
     let target = formNode.elements.target.value;
     target = target === "custom" ? Number(document.getElementById("custom-target").value) : Number(target);
     if (!Number.isInteger(target) || target <= 0) { show("The target must be a whole number above 0."); return; }
+    const doubleVictory = Number(document.getElementById("double-victory").value);
+    if (!Number.isInteger(doubleVictory) || doubleVictory <= 0 || doubleVictory % 5) {
+      show("A double victory must score a positive multiple of 5 (usually 200).");
+      document.getElementById("double-victory").focus();
+      return;
+    }
+    const rules = { double_victory: doubleVictory, count_from_cards: document.getElementById("count-from-cards").checked };
     try {
       const response = await fetch("/api/tables", {
         method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ game: formNode.elements.game.value, players, target }),
+        body: JSON.stringify({ game: formNode.elements.game.value, players, target, rules }),
       });
       const data = await response.json();
       if (!response.ok) { show(data.error || "could not start the table"); return; }

@@ -6,6 +6,10 @@
   const tableId = page.dataset.tableId;
   const players = JSON.parse(page.dataset.players);
   const target = Number(page.dataset.target);
+  const rules = JSON.parse(page.dataset.rules);
+  const defaultMode = rules.count_from_cards ? "cards" : "keypad";
+  // The server's answer when a change was based on an older version of the table (409).
+  const STALE = "the table changed on another phone";
   const TEAM_NAMES = [players[0] + " & " + players[2], players[1] + " & " + players[3]];
   const tokenKey = "trickmate.token." + tableId;
   const draftKey = "trickmate.draft." + tableId;
@@ -25,17 +29,40 @@
 
   let table = null;
   let editing = null; // position of the round being edited, or null for a new round
-  const form = { calls: {}, out: [], mode: "keypad", pointsTeam: "0", points: null };
+  // The version the edit is based on and the rounds up to the edited one as they were then:
+  // if another phone changes the table, the edit still applies while those rounds are the same.
+  let editBase = null;
+  let pending = 0; // changes sent from this phone and not yet answered
+  const form = { calls: {}, out: [], mode: defaultMode, pointsTeam: "0", points: null };
 
   // -- server -------------------------------------------------------------------------
-  async function api(method, path, body) {
+  // `version` (the table version the change is based on) goes out as If-Match: a change
+  // made on an out-of-date view is refused (409) instead of landing on the wrong round.
+  async function api(method, path, body, version) {
     const headers = { "Content-Type": "application/json" };
     if (token) headers.Authorization = "Bearer " + token;
+    if (version !== undefined && version !== null) headers["If-Match"] = '"' + version + '"';
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     let data = null;
     try { data = await response.json(); } catch (e) { data = { error: "the server sent no answer (" + response.status + ")" }; }
-    if (!response.ok) throw new Error(data && data.error ? data.error : "error " + response.status);
+    if (!response.ok) {
+      const error = new Error(data && data.error ? data.error : "error " + response.status);
+      error.stale = response.status === 409 && error.message.startsWith(STALE);
+      throw error;
+    }
     return data;
+  }
+  const tablePath = "/api/tables/" + encodeURIComponent(tableId);
+
+  // After a refused stale change: show the table as it is now (the live stream may lag).
+  async function refresh() {
+    try { render(await api("GET", tablePath)); } catch (e) { /* the live stream will bring it */ }
+  }
+
+  function notify(text) {
+    $("notice").textContent = text;
+    $("notice").hidden = !text;
+    if (text) $("notice").scrollIntoView({ block: "nearest" });
   }
 
   let source = null;
@@ -71,8 +98,19 @@
     return parts.join(" · ");
   }
 
+  function roundsUpTo(data, position) {
+    return JSON.stringify(data.rounds.slice(0, position + 1).map((entry) => entry.round));
+  }
+
   function render(data) {
     table = data;
+    let cancelled = null;
+    if (editing !== null && editBase && data.version !== editBase.version && pending === 0) {
+      // Changed elsewhere: the edit still applies if neither this round nor any before it
+      // changed; otherwise "round N" is no longer the round being edited.
+      if (roundsUpTo(data, editing) === editBase.rounds) editBase.version = data.version;
+      else { cancelled = editing + 1; stopEdit(); resetForm(); }
+    }
     const t0 = data.totals["0"], t1 = data.totals["1"];
     $("total0").textContent = t0;
     $("total1").textContent = t1;
@@ -122,6 +160,10 @@
     $("entry").hidden = !isScorer || (data.finished && editing === null);
     if (editing !== null && editing >= data.rounds.length) stopEdit();
     $("entry-number").textContent = editing === null ? String(data.rounds.length + 1) : String(editing + 1) + " (editing)";
+    if (cancelled !== null) {
+      changed();
+      notify("Round " + cancelled + " was changed or moved on another phone, so your edit was cancelled. Check the rounds and edit again if needed.");
+    }
   }
 
   function button(text, label, onClick) {
@@ -206,7 +248,7 @@
   }
 
   function resetForm() {
-    form.calls = {}; form.out = []; form.mode = "keypad"; form.pointsTeam = "0"; form.points = null;
+    form.calls = {}; form.out = []; form.mode = defaultMode; form.pointsTeam = "0"; form.points = null;
     if (picker) picker.clear();
   }
 
@@ -236,7 +278,7 @@
     const double = isDouble();
     $("points-section").hidden = double;
     $("out-hint").textContent = form.out.length < 2 ? "Tap who went out first, then second."
-      : double ? "Double victory for " + TEAM_NAMES[teamOf(form.out[0])] + ": +200, no card points."
+      : double ? "Double victory for " + TEAM_NAMES[teamOf(form.out[0])] + ": +" + rules.double_victory + ", no card points."
       : form.mode === "cards" && form.out.length < 3 ? "Counting from cards: tap the third player out too." : "";
     $("tab-keypad").setAttribute("aria-selected", String(form.mode === "keypad"));
     $("tab-cards").setAttribute("aria-selected", String(form.mode === "cards"));
@@ -271,7 +313,7 @@
     if (missing) { box.textContent = missing; return; }
     try {
       const n = editing === null ? (table ? table.rounds.length + 1 : 1) : editing + 1;
-      const result = await api("POST", "/api/preview?n=" + n, buildRound());
+      const result = await api("POST", "/api/preview?n=" + n + "&double_victory=" + rules.double_victory, buildRound());
       box.textContent = "This round: " + TEAM_NAMES[0] + " " + signed(result.score["0"]) + " · " + TEAM_NAMES[1] + " " + signed(result.score["1"]);
     } catch (error) {
       box.classList.add("error");
@@ -284,25 +326,42 @@
     const missing = ready();
     if (missing) { box.textContent = missing; box.classList.add("error"); return; }
     $("save").disabled = true;
+    const position = editing;
+    pending++; // our own change may come back on the live stream before its answer does
     try {
-      const path = "/api/tables/" + encodeURIComponent(tableId) + "/rounds";
-      const data = editing === null ? await api("POST", path, buildRound()) : await api("PUT", path + "/" + editing, buildRound());
+      const path = tablePath + "/rounds";
+      const data = position === null
+        ? await api("POST", path, buildRound(), table ? table.version : null)
+        : await api("PUT", path + "/" + position, buildRound(), editBase.version);
       stopEdit();
       resetForm();
       localStorage.removeItem(draftKey);
       render(data);
       changed();
+      notify("");
       box.textContent = "Saved.";
     } catch (error) {
-      box.classList.add("error");
-      box.textContent = error.message;
+      if (error.stale) {
+        // The preview box is rewritten by every change of the form: say it above the form.
+        if (position !== null) { stopEdit(); resetForm(); }
+        await refresh();
+        changed();
+        notify(position === null
+          ? "Not saved: the table changed on another phone. The rounds are up to date now: check them, then save again."
+          : "Round " + (position + 1) + " was not changed: the table changed on another phone. The rounds are up to date now: check them and edit again.");
+      } else {
+        box.classList.add("error");
+        box.textContent = error.message;
+      }
     } finally {
+      pending--;
       $("save").disabled = false;
     }
   }
 
   function startEdit(position) {
     editing = position;
+    editBase = { version: table.version, rounds: roundsUpTo(table, position) };
     loadRound(table.rounds[position].round);
     $("entry").hidden = false;
     render(table);
@@ -310,18 +369,24 @@
     $("entry").scrollIntoView({ behavior: "smooth", block: "start" });
   }
 
-  function stopEdit() { editing = null; }
+  function stopEdit() { editing = null; editBase = null; }
 
   async function removeRound(position, question) {
+    const version = table.version; // the table the question is asked about
     if (!confirm(question || "Delete round " + (position + 1) + "?")) return;
     try {
-      render(await api("DELETE", "/api/tables/" + encodeURIComponent(tableId) + "/rounds/" + position));
-    } catch (error) { alert(error.message); }
+      render(await api("DELETE", tablePath + "/rounds/" + position, undefined, version));
+      notify("");
+    } catch (error) {
+      if (!error.stale) { alert(error.message); return; }
+      await refresh();
+      notify("Round " + (position + 1) + " was not deleted: the table changed on another phone. The rounds are up to date now: check them and try again.");
+    }
   }
 
   async function rematch() {
     try {
-      const created = await api("POST", "/api/tables", { game: table.game, players: table.players, target: table.target });
+      const created = await api("POST", "/api/tables", { game: table.game, players: table.players, target: table.target, rules: table.rules });
       location.href = created.scorer_url;
     } catch (error) { alert(error.message); }
   }
