@@ -158,6 +158,21 @@ def test_bad_options_are_refused(client: FlaskClient) -> None:
         assert response.status_code == 400 and "not allowed" in response.get_json()["error"], name
 
 
+def test_a_busy_scanner_answers_503_instead_of_queueing_forever(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scanning, "SCAN_WAIT", 0.05)
+    taken = [scanning._slots.acquire(timeout=1) for _ in range(scanning.SCAN_SLOTS)]
+    try:
+        assert all(taken)
+        response = post_photo(client, SCENE.read_bytes())
+        assert response.status_code == 503 and "busy" in response.get_json()["error"]
+    finally:
+        for _ in taken:
+            scanning._slots.release()
+    assert post_photo(client, SCENE.read_bytes()).status_code == 200
+
+
 def calibration_form(name: str, game: str = "tichu", drop_last_card: bool = False) -> dict[str, Any]:
     manifest = json.loads((SAMPLES / "calibration" / "manifest.json").read_text())
     folder = SAMPLES / "calibration"

@@ -3,7 +3,7 @@ through the file input becomes outlined cards, a corrected card changes the poin
 points reach a table's round form; the calibration walk-through learns a deck.
 
 Screenshots go to a temporary folder, or to ``TRICKMATE_SCREENSHOTS`` (``docs/screenshots``
-refreshes the committed ones: scan.png, scan_result.png, calibrate.png, calibrate_learnt.png).
+refreshes the committed ones: scan*.png and calibrate*.png).
 """
 
 from __future__ import annotations
@@ -66,7 +66,12 @@ def test_scan_correct_a_card_and_count_the_pile(chromium: object, served: Server
     expect_text(page, "#live", "live")
     page.goto(f"/scan?table={table['id']}")
     expect_text(page, "#count0", "Ann & Cy")
-    page.locator("#trick").fill("Kj")
+    # The trick on the table, picked card by card: a pair of nines.
+    page.get_by_role("button", name="Pick the trick's cards").click()
+    page.locator('#picker-grid [data-card="9j"]').click()
+    page.locator('#picker-grid [data-card="9s"]').click()
+    page.get_by_role("button", name="Done").click()
+    assert page.locator("#trick").input_value() == "9j 9s"
     shoot(page, shots, "scan", full=False)
 
     page.set_input_files("#photo", str(SCENE))
@@ -75,7 +80,7 @@ def test_scan_correct_a_card_and_count_the_pile(chromium: object, served: Server
     assert sorted(b.get_attribute("data-card") for b in found.all()) == ["2p", "2s", "3s", "8t"]
     expect_text(page, "#pile-points", "^0$")
     expect_text(page, "#combination", "No Tichu combination")
-    expect_text(page, "#scan-verdict", "Does not beat Kj")
+    expect_text(page, "#scan-verdict", "Does not beat 9j 9s")
     # The outlines are drawn over the photo: the canvas shows the photo's pixels, not black,
     # and the first card's outline colour is on the canvas.
     drawn = page.evaluate(
@@ -97,24 +102,27 @@ def test_scan_correct_a_card_and_count_the_pile(chromium: object, served: Server
     page.evaluate("document.getElementById('result').scrollIntoView()")
     shoot(page, shots, "scan_result", full=False)
 
-    # 2s was really a King of Swords: 10 points, and a single cannot be beaten by four cards.
+    # 2s was really a King of Swords: 10 points.
     page.locator('#found-list [data-card="2s"]').click()
     expect_text(page, "#picker-title", "read as 2s")
+    shoot(page, shots, "scan_correct", full=False)
     page.locator('#picker-grid [data-card="Ks"]').click()
     expect_text(page, "#pile-points", "^10$")
     corrected = page.locator('#found-list [data-card="Ks"]')
     expect_text(page, '#found-list [data-card="Ks"] .found-confidence', "corrected")
     assert corrected.count() == 1
-    # Take out the other three: Ks alone is a single of rank 13, which does not beat Kj.
+    # Take out the other three: Ks alone is a single, which cannot beat a pair.
     for card in ("2p", "3s", "8t"):
         page.locator(f'#found-list [data-card="{card}"]').click()
         page.locator("#picker-remove").click()
     expect_text(page, "#combination", "Single of rank 13, 1 card")
-    expect_text(page, "#scan-verdict", "Does not beat Kj")
+    expect_text(page, "#scan-verdict", "Does not beat 9j 9s")
+    # With the King of Stars it missed, a pair of Kings beats the nines.
     page.locator("#add-card").click()
     page.locator('#picker-grid [data-card="Kt"]').click()
     expect_text(page, "#pile-points", "^20$")
     expect_text(page, "#combination", "Pair of rank 13")
+    expect_text(page, "#scan-verdict", "✓ Beats 9j 9s")
 
     # Count the pile for Bob & Di: the round form opens with 20 card points for them,
     # and nothing is saved until the scorer saves the round.

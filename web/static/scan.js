@@ -370,7 +370,7 @@
       button.setAttribute("aria-pressed", String(code === current || chosen.has(code)));
       const rank = document.createElement("span");
       rank.className = "rank";
-      rank.textContent = special ? (SPECIAL_NAMES[code] ? code : code.slice(0, 4)) : code.slice(0, -1);
+      rank.textContent = special ? code : code.slice(0, -1);
       button.append(rank);
       if (!special) {
         const suit = document.createElement("span");
