@@ -22,6 +22,10 @@ import numpy as np
 
 #: Long side of the working image, pixels.
 WORK_SIDE = 1280
+#: Paper may be this saturated (HSV, 0-255) at the brightness threshold, more when brighter.
+PALE_BASE = 45
+#: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).
+MIN_PAPER_RING = 0.45
 
 
 def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -79,7 +83,7 @@ def paper_mask(image: np.ndarray) -> np.ndarray:
     threshold = float(np.clip(otsu, 95, 190))
     bright = value > threshold
     # Paper may pick up a tint from the light: allow more saturation on brighter paper.
-    pale = saturation.astype(np.int16) < (35 + (value.astype(np.int16) - int(threshold)) // 3)
+    pale = saturation.astype(np.int16) < (PALE_BASE + (value.astype(np.int16) - int(threshold)) // 2)
     return ((bright & pale).astype(np.uint8)) * 255
 
 
@@ -215,7 +219,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
     boxes = stats[1:, :4].astype(np.int32)
     centers = centroids[1:].astype(np.float32)
-    keep = compact & (_paper_ring(regions.paper, boxes) >= 0.55)
+    keep = compact & (_paper_ring(regions.paper, boxes) >= MIN_PAPER_RING)
     index = np.flatnonzero(keep)
     remap = np.zeros(count, np.int32)
     remap[index + 1] = np.arange(1, index.size + 1, dtype=np.int32)
