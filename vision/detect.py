@@ -209,12 +209,17 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     compact, tangled = _glyph_shapes(stats[1:], min_size, max_size)
     if tangled.any():
         # Glyphs touching a thin frame line or card edge merge with it into one big, hollow
-        # component: open those (thin lines go, strokes stay) and label again.
+        # component: erase the long straight lines in those and label again.
         lookup = np.zeros(count, np.uint8)
         lookup[np.flatnonzero(tangled) + 1] = 255
         knot = lookup[labels]
-        opened = cv2.morphologyEx(knot, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)))
-        mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), opened)
+        # Long straight lines (frames, card edges) are erased; glyph strokes are too short.
+        length = max(30, round(0.035 * max(image.shape[:2])))
+        lines = cv2.HoughLinesP(knot, 1, np.pi / 180, threshold=length, minLineLength=length, maxLineGap=2)
+        unlined = knot.copy()
+        for x0, y0, x1, y1 in (lines.reshape(-1, 4) if lines is not None else []):
+            cv2.line(unlined, (int(x0), int(y0)), (int(x1), int(y1)), 0, 3)
+        mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), unlined)
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
         compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
     boxes = stats[1:, :4].astype(np.int32)
