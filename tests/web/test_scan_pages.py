@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,15 +28,20 @@ SCENE = SAMPLES / "calibration_scenes" / "calibration_scenes_003.jpg"
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[object]:
+def playwright_session() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def chromium(playwright_session: Any) -> Iterator[object]:
+    browser = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +172,34 @@ def test_without_a_camera_the_page_explains(chromium: object, served: Server, sh
     assert not page.errors
 
 
+def test_live_camera_snapshot(playwright_session: Any, served: Server, tmp_path: Path) -> None:
+    """Chromium's fake camera plays the scene photo (an MJPEG file is JPEG frames one after
+    another): the preview runs, and a snapshot is scanned like an uploaded photo."""
+    video = tmp_path / "table.mjpeg"
+    video.write_bytes(SCENE.read_bytes())
+    camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+              f"--use-file-for-fake-video-capture={video}"]
+    browser = playwright_session.chromium.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, *camera], headless=True
+    )
+    try:
+        page = new_page(browser, served.base)
+        page.context.grant_permissions(["camera"])
+        page.goto("/scan")
+        # The permission was given before: the preview starts by itself.
+        page.wait_for_function("() => document.getElementById('camera-video').videoWidth > 0")
+        assert page.locator("#camera-note").is_hidden() and page.locator("#camera-start").is_hidden()
+        page.get_by_role("button", name="Snapshot").click()
+        expect_text(page, "#scan-status", "4 cards found")
+        cards = page.locator("#found-list .found-card").all()
+        assert sorted(b.get_attribute("data-card") for b in cards) == ["2p", "2s", "3s", "8t"]
+        page.get_by_role("button", name="Stop the camera").click()
+        assert page.locator("#camera").is_hidden() and page.locator("#camera-start").is_visible()
+        assert not page.errors
+    finally:
+        browser.close()
+
+
 def test_calibration_walk_through_learns_a_deck(chromium: object, served: Server, shots: Path) -> None:
     from playwright.sync_api import expect
 
@@ -197,7 +231,7 @@ def test_calibration_walk_through_learns_a_deck(chromium: object, served: Server
     # The deck is now a choice on the scanner, and it reads the held-out scene.
     page.get_by_role("link", name="Scan with this deck").click()
     page.wait_for_url(re.compile(r"/scan\?deck=home-deck$"))
-    page.wait_for_function("document.getElementById('deck').value === 'home-deck'")
+    page.wait_for_function("() => document.getElementById('deck').value === 'home-deck'")
     page.set_input_files("#photo", str(SCENE))
     expect_text(page, "#scan-status", "4 cards found")
     assert not page.errors

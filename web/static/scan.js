@@ -148,6 +148,7 @@
   $("photo").addEventListener("change", () => {
     const file = $("photo").files[0];
     if (file) scan(file, file.name || "photo.jpg");
+    $("photo").value = ""; // choosing the same photo again scans it again
   });
 
   // -- scanning -------------------------------------------------------------------------------
@@ -306,9 +307,12 @@
         if (verdict.reason) { const reason = document.createElement("p"); reason.className = "reason"; reason.textContent = verdict.reason; box.append(reason); }
       }
     }
-    const counting = Boolean(tableId) && state.game === "tichu";
+    // The round form takes points only on the phone that keeps the table's score.
+    const scorer = Boolean(tableId) && Boolean(localStorage.getItem("trickmate.token." + tableId));
+    const counting = scorer && state.game === "tichu";
     $("count-actions").hidden = !counting;
     $("count-hint").hidden = counting || state.game !== "tichu";
+    if (tableId && !scorer) $("count-hint").textContent = "This phone does not keep this table's score: open the scorer link on it first, then scan again.";
   }
 
   let judging = 0;
