@@ -140,6 +140,18 @@ def test_scan_correct_a_card_and_count_the_pile(chromium: object, served: Server
     assert not page.errors
 
 
+def test_a_phone_that_does_not_keep_score_is_told_why(chromium: object, served: Server) -> None:
+    status, table = served.request("POST", "/api/tables", {"players": PLAYERS})
+    assert status == 201
+    page = new_page(chromium, served.base)  # a fresh phone: it has the viewer link only
+    page.goto(f"/scan?table={table['id']}")
+    page.set_input_files("#photo", str(SCENE))
+    expect_text(page, "#scan-status", "4 cards found")
+    expect_text(page, "#count-hint", "does not keep this table's score: open the scorer link")
+    assert page.locator("#count-actions").is_hidden()
+    assert not page.errors
+
+
 def test_a_file_that_is_no_photo_is_explained(chromium: object, served: Server, tmp_path: Path) -> None:
     page = new_page(chromium, served.base)
     page.goto("/scan")
