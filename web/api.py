@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context, url_for
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from companion.errors import TrickmateError
 from web.app import get_notifier, get_store
@@ -78,6 +78,12 @@ def _reject_constant(name: str) -> Any:
 def json_body() -> Any:
     """The request body as JSON, or 400 (413 comes from MAX_CONTENT_LENGTH)."""
     data = request.get_data(cache=True)
+    limit = request.max_content_length
+    # A chunked body has no length to check up front, and Werkzeug stops reading it at the
+    # limit without complaint: anything left beyond the limit means it is too large.
+    chunked = request.content_length is None
+    if limit is not None and chunked and len(data) >= limit and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
     try:
         return json.loads(data, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as error:

@@ -24,6 +24,9 @@ HELP = "start the phone-friendly table app (score keeping, referee, live updates
 
 DEFAULT_PORT = 8000
 DEFAULT_THREADS = 400
+#: Request line and headers together; cheroot's default is no limit at all. Bodies are
+#: limited by the app (MAX_CONTENT_LENGTH), which knows which endpoints take photos.
+MAX_HEADER_BYTES = 64 * 1024
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -141,6 +144,7 @@ def run(args: Any) -> int:
     # Short socket timeout: a phone that vanishes mid-request frees its thread quickly.
     server.timeout = 30
     server.shutdown_timeout = 2
+    server.max_request_header_size = MAX_HEADER_BYTES
     if args.https:
         from cheroot.ssl.builtin import BuiltinSSLAdapter
 

@@ -252,3 +252,89 @@ def test_viewer_comes_back_after_the_server_restarts(browser: object, live_serve
     assert status == 201
     expect_text(viewer, "#total1", "^200$")  # no reload: the stream reconnected by itself
     expect_text(viewer, "#live", "live")
+
+
+def test_house_rules_and_a_second_scorer_that_missed_a_change(
+    browser: object, live_server: Server, shots: Path
+) -> None:
+    import json
+
+    scorer = new_page(browser, live_server.base)
+    scorer.goto("/")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+        scorer.get_by_label(f"Seat {seat + 1} name", exact=False).fill(name)
+    scorer.get_by_role("radio", name="500").check()
+    scorer.get_by_label("Double victory scores").fill("300")
+    scorer.get_by_label("Count card points from the cards by default").check()
+    scorer.get_by_role("button", name="Start the table").click()
+    scorer.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    expect_text(scorer, "#house-rules", "double victory scores 300 · card points counted from the cards")
+    assert scorer.get_by_role("tab", name="Count from cards").get_attribute("aria-selected") == "true"
+    table_id = scorer.url.rsplit("/", 1)[1]
+    token = scorer.evaluate(f"localStorage.getItem('trickmate.token.{table_id}')")
+    path = f"/api/tables/{table_id}"
+
+    # The house rule scores the double victory.
+    enter_round(scorer, {}, ["Ann", "Cy"])
+    expect_text(scorer, "#out-hint", r"\+300")
+    expect_text(scorer, "#preview", r"Ann & Cy \+300")
+    scorer.get_by_role("button", name="Save round").click()
+    expect_text(scorer, "#total0", "^300$")
+    for points in (40, 45):
+        round_obj = {"out": [1, 0], "points": {"0": points}}
+        assert live_server.request("POST", path + "/rounds", round_obj, token)[0] == 201
+    expect_text(scorer, "#total0", "^385$")
+
+    # A second scorer phone whose live stream is stuck on this moment (three rounds).
+    _, snapshot = live_server.request("GET", path)
+    stuck = f"retry: 600000\nevent: table\ndata: {json.dumps(snapshot)}\n\n"
+    second = new_page(browser, live_server.base)
+    second.route(
+        "**/events", lambda route: route.fulfill(status=200, content_type="text/event-stream", body=stuck)
+    )
+    second.goto(f"{path.replace('/api/tables', '/t')}#token={token}")
+    expect_text(second, "#total0", "^385$")
+
+    # The first phone deletes round 2; the second, not knowing, edits "round 3".
+    scorer.get_by_role("button", name="Delete round 2").click()
+    expect_text(scorer, "#total0", "^345$")
+    _, after_delete = live_server.request("GET", path)
+    second.get_by_role("button", name="Edit round 3").click()
+    second.get_by_role("tab", name="Card points").click()
+    second.locator('#keypad [data-points="80"]').click()
+    second.get_by_role("button", name="Save changes to round 3").click()
+    expect_text(second, "#notice", "Round 3 was not changed: the table changed on another phone")
+    expect_text(second, "#total0", "^345$")  # it shows the table as it is now
+    assert second.locator("#round-list > li").count() == 2
+    second.evaluate("window.scrollTo(0, 0)")
+    shoot(second, shots, "stale-edit", full=False)
+    assert live_server.request("GET", path)[1] == after_delete  # nothing changed
+
+    # The same for a delete: the first phone adds a round the second does not see.
+    enter_round(scorer, {}, ["Bob", "Ann"])
+    scorer.get_by_role("tab", name="Card points").click()
+    scorer.locator('#keypad [data-points="50"]').click()
+    scorer.get_by_role("button", name="Save round").click()
+    expect_text(scorer, "#total0", "^395$")
+    second.get_by_role("button", name="Delete round 1").click()
+    expect_text(second, "#notice", "Round 1 was not deleted")
+    expect_text(second, "#total0", "^395$")
+    assert len(live_server.request("GET", path)[1]["rounds"]) == 3
+
+    # A phone that is live notices at once when the round it is editing moves.
+    scorer.get_by_role("button", name="Edit round 2").click()
+    expect_text(scorer, "#entry-title", "editing")
+    status, _ = live_server.request("DELETE", path + "/rounds/0", token=token)
+    assert status == 200
+    expect_text(scorer, "#notice", "Round 2 was changed or moved on another phone")
+    expect_text(scorer, "#entry-title", r"^Enter round 3$")
+
+    # A rematch keeps the house rules.
+    for _ in range(2):
+        assert live_server.request("POST", path + "/rounds", {"out": [0, 2]}, token)[0] == 201
+    expect_text(scorer, "#winner-text", "Ann & Cy win")
+    old_url = scorer.url
+    scorer.get_by_role("button", name=re.compile("Rematch")).click()
+    scorer.wait_for_url(lambda url: url != old_url and "/t/" in url)
+    expect_text(scorer, "#house-rules", "double victory scores 300 · card points counted from the cards")
+    assert not scorer.errors and not second.errors

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import json
 import signal
@@ -242,3 +243,110 @@ def test_port_in_use_is_a_clear_error(tmp_path: Path, server: Server) -> None:
 
 def test_lan_address_is_an_ipv4_address() -> None:
     assert ipaddress.ip_address(lan_address()).version == 4
+
+
+def guarded(server: Server, method: str, path: str, token: str, version: int, body: Any = None) -> int:
+    """One change sent with ``If-Match: "<version>"``, as the pages send it; returns the status."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=15)
+    headers = {
+        "Authorization": f"Bearer {token}", "If-Match": f'"{version}"', "Content-Type": "application/json"
+    }
+    try:
+        connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        response = connection.getresponse()
+        payload = json.loads(response.read())
+        if response.status == 409:
+            assert payload == {"error": "the table changed on another phone: reload and try again"}
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_two_phones_changing_the_same_version_at_once_one_wins(server: Server) -> None:
+    table = new_table(server, target=100_000)
+    token, path = table["scorer_token"], f"/api/tables/{table['id']}"
+    for points in (10, 20, 30):
+        server.request("POST", f"{path}/rounds", {"out": [0, 1], "points": {"0": points}}, token)
+    for attempt in range(6):
+        _, before = server.request("GET", path)
+        version, count = before["version"], len(before["rounds"])
+        edit = {"out": [1, 0], "points": {"1": 5 * attempt}}
+        # phone A deletes the first round while phone B edits the last, both from the same view
+        changes = [("DELETE", f"{path}/rounds/0", None), ("PUT", f"{path}/rounds/{count - 1}", edit)]
+        if attempt % 2:
+            changes[0] = ("PUT", f"{path}/rounds/{count - 1}", {"out": [0, 2]})  # or both edit it
+        start = threading.Barrier(2)
+        statuses: dict[int, int] = {}
+
+        def phone(n: int, change: tuple[str, str, Any], start: threading.Barrier, version: int,
+                  statuses: dict[int, int]) -> None:
+            start.wait(5)
+            method, target, body = change
+            statuses[n] = guarded(server, method, target, token, version, body)
+
+        threads = [
+            threading.Thread(target=phone, args=(n, changes[n], start, version, statuses)) for n in range(2)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert sorted(statuses.values()) == [200, 409], statuses
+        _, after = server.request("GET", path)
+        assert after["version"] == version + 1
+        winner = changes[0] if statuses[0] == 200 else changes[1]
+        rounds = [r["round"] for r in before["rounds"]]
+        if winner[0] == "DELETE":
+            rounds = rounds[1:]
+        else:
+            rounds[-1] = winner[2]
+        assert [r["round"] for r in after["rounds"]] == rounds  # exactly the winner's change
+        server.request("POST", f"{path}/rounds", {"out": [0, 1], "points": {"0": 50}}, token)
+
+
+def test_limits_and_headers_on_the_real_server(server: Server) -> None:
+    table = new_table(server)
+    # A chunked body (no Content-Length) over 256 KiB is refused as well.
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(
+            b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        )
+        chunk = b"x" * 65536
+        try:
+            for _ in range(5):
+                sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            sock.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server may answer and close before reading it all
+        answer = b""
+        while data := sock.recv(65536):
+            answer += data
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"content-security-policy" in answer.lower()
+    # Headers beyond 64 KiB are refused before the app sees them.
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.request("GET", f"/api/tables/{table['id']}", headers={"X-Pad": "y" * 70_000})
+        assert connection.getresponse().status in (400, 413, 431)
+    finally:
+        connection.close()
+    # Security headers on the live stream and on errors, as a browser receives them.
+    watcher = EventStream(server.port, table["id"])
+    try:
+        for name in ("content-security-policy", "x-content-type-options", "referrer-policy",
+                     "x-frame-options"):
+            assert name in watcher.headers, name
+        assert watcher.headers["cache-control"] == "no-store"
+    finally:
+        watcher.close()
+    for path in ("/api/tables/nosuchtable", "/t/nosuchtable"):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        try:
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 404 and response.getheader("X-Content-Type-Options") == "nosniff"
+            assert "frame-ancestors 'none'" in (response.getheader("Content-Security-Policy") or "")
+        finally:
+            connection.close()
