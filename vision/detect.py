@@ -207,6 +207,8 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     max_size = 0.12 * max(image.shape[:2])
     compact, tangled = _glyph_shapes(stats[1:], min_size, max_size)
+    # Masses of ink (a patterned table) are not worth untangling: frames are thin.
+    tangled &= stats[1:, 4] < 0.01 * mask.size
     if tangled.any():
         # Glyphs touching a thin frame line or card edge merge with it into one big, hollow
         # component: erase the long straight lines in those and label again.
