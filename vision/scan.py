@@ -264,7 +264,7 @@ def scan_image(image: np.ndarray, game: str = "tichu", profile: DeckProfile | No
     """
     deck_of(game)
     if profile is not None and profile.game != game:
-        profile = None if not profile.templates and profile.exemplars.shape[0] == 0 else profile
+        profile = None  # a profile of another game's deck knows nothing about this one
     started = time.perf_counter()
     cards, _ = find_cards(image, game, profile)
     return ScanResult(cards=cards, game=game, ms=(time.perf_counter() - started) * 1000.0)
