@@ -410,10 +410,12 @@ def qr_svg(table_id: str) -> Any:
         require_scorer(table_id, token)
         assert token is not None
         url = scorer_url(table_id, token)
+        cache = "no-store"  # it carries the scorer token: keep it out of every cache
     else:
         url = viewer_url(table_id)
+        cache = "private, max-age=3600"
     response = Response(qr_code_svg(url), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "private, max-age=3600"
+    response.headers["Cache-Control"] = cache
     return response
 
 

@@ -378,6 +378,13 @@ def test_no_endpoint_reveals_a_table_without_its_id(
     assert client.get("/api/tables").status_code == 405  # no list of tables
 
 
+def test_the_scorer_qr_code_is_never_cached(client: FlaskClient, table: dict[str, Any]) -> None:
+    scorer = client.get(f"/api/tables/{table['id']}/qr.svg?role=scorer&token={table['scorer_token']}")
+    assert scorer.status_code == 200 and scorer.headers["Cache-Control"] == "no-store"
+    viewer = client.get(f"/api/tables/{table['id']}/qr.svg")
+    assert "max-age" in viewer.headers["Cache-Control"]
+
+
 # -- live events after every kind of change ---------------------------------------------------------
 
 

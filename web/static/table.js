@@ -374,6 +374,8 @@
   async function removeRound(position, question) {
     const version = table.version; // the table the question is asked about
     if (!confirm(question || "Delete round " + (position + 1) + "?")) return;
+    // Deleting the round being edited, or one before it, moves that round: end the edit here.
+    if (editing !== null && position <= editing) { stopEdit(); resetForm(); changed(); }
     try {
       render(await api("DELETE", tablePath + "/rounds/" + position, undefined, version));
       notify("");
