@@ -273,8 +273,10 @@ def test_two_phones_changing_the_same_version_at_once_one_wins(server: Server) -
         edit = {"out": [1, 0], "points": {"1": 5 * attempt}}
         # phone A deletes the first round while phone B edits the last, both from the same view
         changes = [("DELETE", f"{path}/rounds/0", None), ("PUT", f"{path}/rounds/{count - 1}", edit)]
-        if attempt % 2:
+        if attempt % 3 == 1:
             changes[0] = ("PUT", f"{path}/rounds/{count - 1}", {"out": [0, 2]})  # or both edit it
+        elif attempt % 3 == 2:  # or both enter the same round: it must not be there twice
+            changes = [("POST", f"{path}/rounds", edit), ("POST", f"{path}/rounds", edit)]
         start = threading.Barrier(2)
         statuses: dict[int, int] = {}
 
@@ -291,13 +293,16 @@ def test_two_phones_changing_the_same_version_at_once_one_wins(server: Server) -
             thread.start()
         for thread in threads:
             thread.join(30)
-        assert sorted(statuses.values()) == [200, 409], statuses
+        success = 201 if changes[0][0] == "POST" else 200
+        assert sorted(statuses.values()) == [success, 409], statuses
         _, after = server.request("GET", path)
         assert after["version"] == version + 1
-        winner = changes[0] if statuses[0] == 200 else changes[1]
+        winner = changes[0] if statuses[0] == success else changes[1]
         rounds = [r["round"] for r in before["rounds"]]
         if winner[0] == "DELETE":
             rounds = rounds[1:]
+        elif winner[0] == "POST":
+            rounds.append(winner[2])
         else:
             rounds[-1] = winner[2]
         assert [r["round"] for r in after["rounds"]] == rounds  # exactly the winner's change
