@@ -30,19 +30,27 @@ import numpy as np  # noqa: E402
 
 from vision.synth import SceneSpec, render_scene  # noqa: E402
 
+# The peak is VmHWM of /proc/self/status: ru_maxrss would be wrong here, because Linux
+# carries it across exec from the parent, which has just drawn a 12 MP scene.
 MEMORY_PROBE = """
-import resource, sys, json
+import sys, json
 import cv2
 cv2.setNumThreads(1)
 from vision.io import read_image
 from vision.scan import scan_image
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-start_rss = int(open('/proc/self/statm').read().split()[1]) * 4096 // 1024
+
+def status_kb(field):
+    for line in open('/proc/self/status'):
+        if line.startswith(field + ':'):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+start_kb = status_kb('VmRSS')
 image = read_image(sys.argv[1])
 result = scan_image(image, sys.argv[2])
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-figures = {"shape": list(image.shape), "cards": len(result.cards), "peak_mb": peak / 1024,
-           "start_mb": start_rss / 1024, "added_mb": (peak - start_rss) / 1024}
+peak_kb = status_kb('VmHWM')
+figures = {"shape": list(image.shape), "cards": len(result.cards), "peak_mb": peak_kb / 1024,
+           "start_mb": start_kb / 1024, "added_mb": (peak_kb - start_kb) / 1024}
 print(json.dumps(figures))
 """
 
