@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 # Headless Chromium for the browser tests comes from Debian, never from `playwright install`.
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+# Pages need at least one font to render text in screenshots.
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 if [ ${#need_apt[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get update -q
