@@ -23,6 +23,40 @@ from web.app import create_app
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di"]
 
+# Debian's Chromium, driven by PyPI's playwright (never `playwright install`). The flags keep
+# it from reaching for the network, which this machine does not have.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def playwright_session() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser(playwright_session: Any) -> Iterator[object]:
+    """Headless Chromium, shared by the tests of one module."""
+    chromium = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: ``TRICKMATE_SCREENSHOTS`` (e.g. docs/screenshots) or a temporary folder."""
+    folder = Path(os.environ.get("TRICKMATE_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
 
 @pytest.fixture
 def app(tmp_path: Path) -> Flask:

@@ -6,7 +6,6 @@ Screenshots of every page go to a temporary folder, or to the folder named by
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 from collections.abc import Iterator
@@ -18,24 +17,7 @@ from tests.web.conftest import Server
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 PHONE = {"width": 360, "height": 740}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture(scope="module")
@@ -45,13 +27,6 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield server
     finally:
         server.kill()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("TRICKMATE_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def new_page(browser: object, base: str):  # type: ignore[no-untyped-def]

@@ -9,7 +9,6 @@ refreshes the committed ones: scan*.png and calibrate*.png).
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,31 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import PLAYERS, Server
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, expect_text, new_page, shoot
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, PLAYERS, Server
+from tests.web.test_browser import expect_text, new_page, shoot
 
 pytestmark = pytest.mark.browser
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 #: Four lone cards: 2p, 8t, 3s and 2s (no card points).
 SCENE = SAMPLES / "calibration_scenes" / "calibration_scenes_003.jpg"
-
-
-@pytest.fixture(scope="module")
-def playwright_session() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def chromium(playwright_session: Any) -> Iterator[object]:
-    browser = playwright_session.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-    try:
-        yield browser
-    finally:
-        browser.close()
 
 
 @pytest.fixture(scope="module")
@@ -53,21 +35,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         server.kill()
 
 
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("TRICKMATE_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def local(url: str, server: Server) -> str:
     return url.replace(server.base, "")
 
 
-def test_scan_correct_a_card_and_count_the_pile(chromium: object, served: Server, shots: Path) -> None:
+def test_scan_correct_a_card_and_count_the_pile(browser: object, served: Server, shots: Path) -> None:
     status, table = served.request("POST", "/api/tables", {"players": PLAYERS})
     assert status == 201
-    page = new_page(chromium, served.base)
+    page = new_page(browser, served.base)
     page.goto(local(table["scorer_url"], served))  # this phone keeps the score
     expect_text(page, "#live", "live")
     page.goto(f"/scan?table={table['id']}")
@@ -140,10 +115,10 @@ def test_scan_correct_a_card_and_count_the_pile(chromium: object, served: Server
     assert not page.errors
 
 
-def test_a_phone_that_does_not_keep_score_is_told_why(chromium: object, served: Server) -> None:
+def test_a_phone_that_does_not_keep_score_is_told_why(browser: object, served: Server) -> None:
     status, table = served.request("POST", "/api/tables", {"players": PLAYERS})
     assert status == 201
-    page = new_page(chromium, served.base)  # a fresh phone: it has the viewer link only
+    page = new_page(browser, served.base)  # a fresh phone: it has the viewer link only
     page.goto(f"/scan?table={table['id']}")
     page.set_input_files("#photo", str(SCENE))
     expect_text(page, "#scan-status", "4 cards found")
@@ -152,8 +127,8 @@ def test_a_phone_that_does_not_keep_score_is_told_why(chromium: object, served: 
     assert not page.errors
 
 
-def test_a_file_that_is_no_photo_is_explained(chromium: object, served: Server, tmp_path: Path) -> None:
-    page = new_page(chromium, served.base)
+def test_a_file_that_is_no_photo_is_explained(browser: object, served: Server, tmp_path: Path) -> None:
+    page = new_page(browser, served.base)
     page.goto("/scan")
     text = tmp_path / "notes.jpg"
     text.write_text("shopping list: milk, eggs")
@@ -164,9 +139,9 @@ def test_a_file_that_is_no_photo_is_explained(chromium: object, served: Server, 
     assert not page.errors
 
 
-def test_without_a_camera_the_page_explains(chromium: object, served: Server, shots: Path) -> None:
+def test_without_a_camera_the_page_explains(browser: object, served: Server, shots: Path) -> None:
     # A phone opening http://<LAN address> is not a secure context: no camera API at all.
-    page = new_page(chromium, served.base)
+    page = new_page(browser, served.base)
     page.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")
     page.goto("/scan")
     expect_text(page, "#camera-note", "The live camera needs a secure page: start trickmate serve --https")
@@ -175,7 +150,7 @@ def test_without_a_camera_the_page_explains(chromium: object, served: Server, sh
     assert page.locator("#photo").get_attribute("capture") == "environment"
     shoot(page, shots, "scan_no_camera", full=False)
     # On a secure page without a camera (headless Chromium has none) the button says why.
-    page = new_page(chromium, served.base)
+    page = new_page(browser, served.base)
     page.goto("/scan")
     page.get_by_role("button", name="Use the live camera").click()
     reason = r"(No camera was found|camera permission was refused).*Take or upload a photo"
@@ -212,11 +187,11 @@ def test_live_camera_snapshot(playwright_session: Any, served: Server, tmp_path:
         browser.close()
 
 
-def test_calibration_walk_through_learns_a_deck(chromium: object, served: Server, shots: Path) -> None:
+def test_calibration_walk_through_learns_a_deck(browser: object, served: Server, shots: Path) -> None:
     from playwright.sync_api import expect
 
     manifest = json.loads((SAMPLES / "calibration" / "manifest.json").read_text())
-    page = new_page(chromium, served.base)
+    page = new_page(browser, served.base)
     page.goto("/calibrate")
     page.get_by_label("Name of this deck").fill("Home Deck")
     page.get_by_role("button", name="Next: photo 1").click()
