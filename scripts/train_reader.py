@@ -4,14 +4,17 @@ Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--seed S] [-
 
 Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
 A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
-Pillow, when installed), suit symbols drawn as vector shapes with randomised proportions
-(hearts, diamonds, clubs, spades; jade, sword, pagoda, star) plus the Unicode suit glyphs of
-the fonts that have them, and "other" ink (blobs, lines, letters, fragments, glyphs on
-their side or upside down).  Each sample goes through what the scanner sees: a random
-slant, stretch and size (7-48 px), blur, a binarising threshold and the largest
-connected component(s), then :func:`vision.features.upright_glyph` with a jittered "down".
-A numpy perceptron (one hidden layer) is trained with Adam and saved in float16.
-Takes about two minutes on one core.
+Pillow, when installed) except the fonts reserved for held-out deck families (GNU FreeFont,
+see vision.synth.text.is_held_out_font), suit symbols drawn as vector shapes with
+randomised proportions (hearts, diamonds, clubs, spades; jade, sword, pagoda, star) plus
+the Unicode suit glyphs of the training fonts that have them, card faces of the
+development (never held-out) deck families drawn by vision.synth, and "other" ink (blobs,
+lines, letters, fragments, glyphs on their side or upside down).  Each sample goes through
+what the scanner sees: a random slant, stretch and size (7-48 px), blur, a binarising
+threshold and the largest connected component(s), then
+:func:`vision.features.upright_glyph` with a jittered "down".  A numpy perceptron (one
+hidden layer) is trained with Adam and saved in float16.  Takes about five minutes on one
+core.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.features import glyph_features, upright_glyph
 from vision.read import CLASS_INDEX, CLASSES, RANK_CLASSES, GlyphModel
+from vision.synth.text import is_held_out_font
 
 REFERENCE = 64
 HERSHEY = (
@@ -54,12 +58,15 @@ OTHER_TEXT = "BCDEFGHILMNOPRSTUVWXYZbcdefghkmnoprstuvwxyz0%@&#?!*+=<>()[]{}/\\~"
 
 
 def truetype_fonts() -> list[str]:
+    """The TrueType fonts to learn from: every font on the machine except math fonts and
+    the fonts vision.synth reserves for held-out deck families (GNU FreeFont), so that the
+    held-out evaluation really meets lettering the model never saw."""
     try:
         import PIL.ImageFont  # noqa: F401
     except ImportError:
         return []
     paths = sorted(glob.glob("/usr/share/fonts/**/*.ttf", recursive=True))
-    return [p for p in paths if "math" not in os.path.basename(p).lower()]
+    return [p for p in paths if "math" not in os.path.basename(p).lower() and not is_held_out_font(p)]
 
 
 def hershey_text(rng: np.random.Generator, text: str) -> np.ndarray:
