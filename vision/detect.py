@@ -199,10 +199,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     mask, darkness = ink_darkness(image)
     # Wide areas that are not paper (the table, big artwork) are no glyphs; cutting them and a
     # thin margin away frees the glyphs that touch a card's edge.
-    wide = cv2.morphologyEx(
-        cv2.bitwise_not(regions.paper), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
-    )
-    wide = cv2.dilate(wide, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    wide = _wide_non_paper(regions.paper)
     mask = cv2.bitwise_and(mask, cv2.bitwise_not(wide))
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     max_size = 0.12 * max(image.shape[:2])
@@ -219,7 +216,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         length = max(30, round(0.035 * max(image.shape[:2])))
         lines = cv2.HoughLinesP(knot, 1, np.pi / 180, threshold=length, minLineLength=length, maxLineGap=2)
         unlined = knot.copy()
-        for x0, y0, x1, y1 in (lines.reshape(-1, 4) if lines is not None else []):
+        for x0, y0, x1, y1 in lines.reshape(-1, 4) if lines is not None else []:
             cv2.line(unlined, (int(x0), int(y0)), (int(x1), int(y1)), 0, 3)
         mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), unlined)
         count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -246,6 +243,32 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         region=region.astype(np.int32),
         darkness=darkness,
     )
+
+
+#: A wide non-paper area whose box is at most this share of the image's long side is a big
+#: solid glyph (a suit symbol, a pip), not table: it stays ink.
+GLYPH_BLOB_SIDE = 0.06
+
+
+def _wide_non_paper(paper: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 mask (255) of wide areas that are not paper (table, card backs, art), grown
+    by a pixel; solid glyph-sized blobs (a big suit symbol) are left out, or they would be
+    cut to shreds.
+
+    >>> paper = np.full((600, 600), 255, np.uint8); paper[:, :100] = 0; paper[300:325, 400:425] = 0
+    >>> wide = _wide_non_paper(paper)
+    >>> int(wide[50, 50]), int(wide[312, 412])
+    (255, 0)
+    """
+    wide = cv2.morphologyEx(
+        cv2.bitwise_not(paper), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
+    )
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
+    small = np.maximum(stats[:, 2], stats[:, 3]) <= GLYPH_BLOB_SIDE * max(paper.shape)
+    small[0] = False
+    if small.any():
+        wide[small[labels]] = 0
+    return cv2.dilate(wide, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
 
 
 def _glyph_shapes(stats: np.ndarray, min_size: float, max_size: float) -> tuple[np.ndarray, np.ndarray]:

@@ -93,3 +93,17 @@ def test_order_corners_starts_at_the_top_left_of_the_upright_card() -> None:
     quad = np.array([[0, 0], [0, 140], [100, 140], [100, 0]], np.float32)
     assert order_corners(quad, (0.0, 1.0)).tolist() == [[0, 0], [100, 0], [100, 140], [0, 140]]
     assert order_corners(quad, (1.0, 0.0)).tolist() == [[0, 140], [0, 0], [100, 0], [100, 140]]
+
+
+def test_a_big_solid_suit_symbol_stays_one_whole_component() -> None:
+    # A filled diamond 24 px across on a card: too wide to be mistaken for thin ink, but
+    # glyph-sized, so it is ink and not "table" to be cut away (which shreds it in four).
+    scene = table(400, 400)
+    cv2.rectangle(scene, (100, 80), (300, 340), (235, 235, 235), -1)
+    diamond = np.array([[150, 120], [162, 132], [150, 144], [138, 132]], np.int32)
+    cv2.fillPoly(scene, [diamond], (30, 30, 200))
+    ink = ink_components(scene, paper_regions(scene))
+    inside = [k for k, (x, y) in enumerate(ink.centers) if 136 <= x <= 164 and 118 <= y <= 146]
+    assert len(inside) == 1
+    w, h = ink.boxes[inside[0]][2:]
+    assert (w, h) == (25, 25) and np.allclose(ink.centers[inside[0]], (150, 132), atol=0.5)
