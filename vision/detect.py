@@ -24,6 +24,8 @@ import numpy as np
 WORK_SIDE = 1280
 #: Paper may be this saturated (HSV, 0-255) at the brightness threshold, more when brighter.
 PALE_BASE = 45
+#: A lone card covers at most this share of the photo.
+MAX_CARD_AREA = 0.6
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).
 MIN_PAPER_RING = 0.45
 
@@ -110,7 +112,9 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         area = float(cv2.contourArea(contour))
         if area < min_area:
             continue
-        quads.append(_card_quad(contour, area))
+        # Paper filling most of the photo is a pale table (or cloth) with the cards on it,
+        # not one card: its indices are read one card each, like a pile's.
+        quads.append(_card_quad(contour, area) if area <= MAX_CARD_AREA * height * width else None)
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper)

@@ -30,6 +30,8 @@ from vision.read import IndexReading, read_pairs
 CARD_WIDTH_PER_GLYPH = 5.2
 CARD_HEIGHT_PER_GLYPH = 7.4
 INDEX_OFFSET = (0.55, 0.75)  # rank centre from the card's top-left corner, in glyph sizes
+#: Two opposite indices naming one card lie at most this many card diagonals apart.
+TWIN_REACH = 1.2
 #: Minimum correlation for a whole-card template match.
 TEMPLATE_THRESHOLD = 0.72
 
@@ -211,7 +213,11 @@ def _opposite(kept: _Candidate, reading: IndexReading) -> bool:
     offset = np.asarray(reading.center) - np.asarray(kept.index_center)
     x, y = _frame(kept.down) @ offset
     size = max(reading.size, 1.0)
-    return bool(x > 0 and y > 0 and 0.9 <= y / x <= 2.8 and np.hypot(x, y) < 40 * size)
+    if x > 0 and y > 0 and 0.9 <= y / x <= 2.8 and np.hypot(x, y) < 40 * size:
+        return True
+    # An index with its suit beside the rank has "down" across the card: the opposite index
+    # is then anywhere within a card's diagonal, facing the other way.
+    return bool(np.hypot(x, y) < TWIN_REACH * np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH) * size)
 
 
 def _same_card(kept: _Candidate, center: np.ndarray, reading: IndexReading, card_height: float) -> bool:

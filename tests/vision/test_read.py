@@ -8,9 +8,10 @@ import pytest
 
 from companion.cards import Card, Deck
 from tests.vision.conftest import draw_back, draw_card, paste, table
+from vision.detect import IndexPair, Regions, paper_regions
 from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
-from vision.read import CLASS_INDEX, builtin_model
-from vision.scan import scan_image
+from vision.read import CLASS_INDEX, IndexReading, builtin_model
+from vision.scan import assemble, scan_image
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -77,3 +78,48 @@ def test_two_decks_give_the_same_card_twice() -> None:
     paste(scene, draw_card("K", "hearts", 1.3), (420, 200), -5)
     cards = [c.card for c in scan_image(scene, "standard").cards]
     assert cards == [Card.parse("Kh", Deck.STANDARD)] * 2
+
+
+def test_cards_on_a_pale_table_are_each_read_once() -> None:
+    # A cream cloth is as pale as card paper: the whole photo is one paper region, which
+    # is no lone card; each card is still found once from its two opposite indices.
+    scene = np.full((600, 800, 3), (200, 222, 232), np.uint8)
+    truths = {
+        "Qh": paste(scene, draw_card("Q", "hearts", 1.3), (200, 300), 10),
+        "7s": paste(scene, draw_card("7", "spades", 1.3), (560, 280), -20),
+    }
+    regions = paper_regions(scene)
+    assert len(regions.quads) == 1 and regions.quads[0] is None
+    found = scan_image(scene, "standard").cards
+    assert sorted(str(c.card) for c in found) == ["7s", "Qh"]
+    for card in found:
+        outline = truths[str(card.card)].reshape(-1, 1, 2)
+        centre = card.corners.mean(axis=0)
+        assert cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) > 0
+
+
+def _reading(center: tuple[float, float], down: tuple[float, float]) -> IndexReading:
+    return IndexReading(IndexPair((0,), 1, down), "K", "hearts", 0.9, center, 10.0)
+
+
+def test_opposite_indices_with_the_suit_beside_the_rank_are_one_card() -> None:
+    # Suit to the right of the rank: "down" runs across the card, and the opposite index
+    # (turned half round) lies down and to the left of it in that frame.
+    nothing = Regions(np.zeros((400, 400), np.int32), [], [], np.zeros((400, 400), np.uint8))
+    one = assemble(
+        [_reading((100.0, 100.0), (1.0, 0.0)), _reading((140.0, 160.0), (-1.0, 0.0))],
+        nothing,
+        "standard",
+        np.zeros((400, 400, 3), np.uint8),
+        None,
+    )
+    assert len(one) == 1 and one[0].merged
+    assert np.allclose(one[0].center, (120.0, 130.0), atol=12.0)
+    two = assemble(
+        [_reading((100.0, 100.0), (1.0, 0.0)), _reading((300.0, 360.0), (-1.0, 0.0))],
+        nothing,
+        "standard",
+        np.zeros((400, 400, 3), np.uint8),
+        None,
+    )
+    assert len(two) == 2
