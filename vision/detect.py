@@ -28,6 +28,8 @@ PALE_BASE = 45
 MAX_CARD_AREA = 0.6
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).
 MIN_PAPER_RING = 0.45
+#: ... or this much, when its reading must be surer (an index squeezed against a card's edge).
+EDGE_PAPER_RING = 0.3
 
 
 def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
@@ -161,7 +163,9 @@ class Ink:
     ``sizes``: (N,) float32, the long side of each component's rotated bounding box;
     ``region``: (N,) int32, the paper region (0-based, -1 none) each component lies in;
     ``darkness``: (H, W) float32 in [0, 1], how much darker than the paper each pixel is
-    (1 = at least half as bright), the glyphs' anti-aliased shapes.
+    (1 = at least half as bright), the glyphs' anti-aliased shapes; ``edge``: (N,) bool,
+    components with little paper around them (squeezed against a card's edge), whose
+    readings must be surer.
     """
 
     labels: np.ndarray
@@ -170,6 +174,7 @@ class Ink:
     sizes: np.ndarray
     region: np.ndarray
     darkness: np.ndarray | None = None
+    edge: np.ndarray | None = None
 
 
 def ink_mask(image: np.ndarray) -> np.ndarray:
@@ -227,7 +232,8 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
     boxes = stats[1:, :4].astype(np.int32)
     centers = centroids[1:].astype(np.float32)
-    keep = compact & (_paper_ring(regions.paper, boxes) >= MIN_PAPER_RING)
+    ring = _paper_ring(regions.paper, boxes)
+    keep = compact & (ring >= EDGE_PAPER_RING)
     index = np.flatnonzero(keep)
     remap = np.zeros(count, np.int32)
     remap[index + 1] = np.arange(1, index.size + 1, dtype=np.int32)
@@ -246,6 +252,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         sizes=sizes,
         region=region.astype(np.int32),
         darkness=darkness,
+        edge=ring[index] < MIN_PAPER_RING,
     )
 
 

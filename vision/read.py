@@ -51,6 +51,8 @@ GAME_RANKS: dict[str, tuple[str, ...]] = {
 SUIT_OTHER_WEIGHT = 0.3
 #: A pair reads as an index corner only above this score.
 MIN_PAIR_SCORE = 0.75
+#: ... and above this one when a glyph of the pair has little paper around it.
+EDGE_PAIR_SCORE = 0.9
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,10 @@ def read_pairs(
     suit_rows_p = probabilities[suit_rows]
     scores[rank_rows_p[:, all_suits].max(axis=1) > rank_rows_p[:, rank_columns].max(axis=1)] = 0.0
     scores[suit_rows_p[:, all_ranks].max(axis=1) > suit_rows_p[:, suit_columns].max(axis=1)] = 0.0
+    if ink.edge is not None and ink.edge.any():
+        # Glyphs with little paper around them are as likely to be frame or table scraps.
+        on_edge = np.array([bool(ink.edge[[*p.rank, p.suit]].any()) for p in pairs])
+        scores[on_edge & (scores < EDGE_PAIR_SCORE)] = 0.0
     used: set[int] = set()
     readings: list[IndexReading] = []
     for i in np.argsort(-scores):

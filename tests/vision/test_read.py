@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from companion.cards import Card, Deck
 from tests.vision.conftest import draw_back, draw_card, paste, table
-from vision.detect import IndexPair, Regions, paper_regions
+from vision.detect import IndexPair, Regions, index_pairs, ink_components, paper_regions
 from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
-from vision.read import CLASS_INDEX, IndexReading, builtin_model
+from vision.read import CLASS_INDEX, EDGE_PAIR_SCORE, IndexReading, builtin_model, read_pairs
 from vision.scan import assemble, scan_image
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -123,3 +125,21 @@ def test_opposite_indices_with_the_suit_beside_the_rank_are_one_card() -> None:
         None,
     )
     assert len(two) == 2
+
+
+def test_pairs_with_a_glyph_on_the_card_edge_must_read_surer(monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = table(400, 400)
+    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
+    ink = ink_components(scene, paper_regions(scene))
+    pairs = index_pairs(ink)
+    assert ink.edge is not None and not ink.edge.any()
+    squeezed = replace(ink, edge=np.ones(len(ink.centers), bool))
+    plain = read_pairs(ink, pairs, "standard")
+    assert [r.card("standard") for r in plain] == [Card.parse("Ks", Deck.STANDARD)] * 2
+    # Both indices read at least as surely as an edge pair must: kept.
+    assert all(r.score >= EDGE_PAIR_SCORE for r in plain)
+    assert read_pairs(squeezed, pairs, "standard") == plain
+    # A bar no reading reaches drops the edge pairs only.
+    monkeypatch.setattr("vision.read.EDGE_PAIR_SCORE", 1.01)
+    assert read_pairs(squeezed, pairs, "standard") == []
+    assert read_pairs(ink, pairs, "standard") == plain
