@@ -274,11 +274,16 @@ def _wide_non_paper(paper: np.ndarray) -> np.ndarray:
     wide = cv2.morphologyEx(
         cv2.bitwise_not(paper), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
     )
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(wide, connectivity=8)
-    small = np.maximum(stats[:, 2], stats[:, 3]) <= GLYPH_BLOB_SIDE * max(paper.shape)
+    # Labelled at half the size (the opening left nothing thinner than 11 pixels):
+    # labelling the whole photo's table costs more than the rest of this step.
+    height, width = paper.shape
+    coarse = cv2.resize(wide, (max(1, width // 2), max(1, height // 2)), interpolation=cv2.INTER_AREA)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((coarse > 0).astype(np.uint8), connectivity=8)
+    small = np.maximum(stats[:, 2], stats[:, 3]) * 2 <= GLYPH_BLOB_SIDE * max(height, width)
     small[0] = False
     if small.any():
-        wide[small[labels]] = 0
+        blobs = cv2.resize(small[labels].astype(np.uint8), (width, height), interpolation=cv2.INTER_NEAREST)
+        wide[blobs > 0] = 0
     return cv2.dilate(wide, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
 
 
