@@ -24,6 +24,8 @@ import numpy as np
 WORK_SIDE = 1280
 #: Paper may be this saturated (HSV, 0-255) at the brightness threshold, more when brighter.
 PALE_BASE = 45
+#: Tangled ink covering more of the photo than this (a patterned table) is left alone.
+MAX_TANGLE = 0.03
 #: A lone card covers at most this share of the photo.
 MAX_CARD_AREA = 0.6
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).
@@ -214,7 +216,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     max_size = 0.12 * max(image.shape[:2])
     compact, tangled = _glyph_shapes(stats[1:], min_size, max_size)
     # Masses of ink (a patterned table) are not worth untangling: frames are thin.
-    tangled &= stats[1:, 4] < 0.01 * mask.size
+    tangled &= stats[1:, 4] < MAX_TANGLE * mask.size
     if tangled.any():
         # Glyphs touching a thin frame line or card edge merge with it into one big, hollow
         # component: erase the long straight lines in those and label again.

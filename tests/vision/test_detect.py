@@ -107,3 +107,19 @@ def test_a_big_solid_suit_symbol_stays_one_whole_component() -> None:
     assert len(inside) == 1
     w, h = ink.boxes[inside[0]][2:]
     assert (w, h) == (25, 25) and np.allclose(ink.centers[inside[0]], (150, 132), atol=0.5)
+
+
+def test_a_glyph_touching_a_long_frame_is_freed_from_it() -> None:
+    # A thin frame around a card face (over 1 % of the photo's pixels) with a rank touching
+    # it: the frame's straight lines are erased and the rank is a glyph of its own.
+    scene = table(400, 400)
+    cv2.rectangle(scene, (30, 20), (370, 390), (235, 235, 235), -1)
+    cv2.rectangle(scene, (45, 35), (355, 375), (40, 40, 40), 2)
+    cv2.putText(scene, "K", (44, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3)
+    ink = ink_components(scene, paper_regions(scene))
+    found = [
+        k
+        for k, (x, y) in enumerate(ink.centers)
+        if 52 <= x <= 72 and 42 <= y <= 66 and 16 <= ink.sizes[k] <= 40
+    ]
+    assert len(found) == 1
