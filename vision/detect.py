@@ -254,7 +254,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         sizes=sizes,
         region=region.astype(np.int32),
         darkness=darkness,
-        edge=ring[index] < MIN_PAPER_RING,
+        edge=(ring[index] < MIN_PAPER_RING) | (region < 0),
     )
 
 
@@ -367,7 +367,10 @@ def index_pairs(ink: Ink, max_neighbours: int = 5) -> list[IndexPair]:
         distance_a = np.hypot(delta_a[:, 0], delta_a[:, 1])
         ratio = sizes[window] / sizes[a]
         near = (distance_a >= 0.45 * sizes[a]) & (distance_a <= reach)
-        near &= (ratio >= 0.22) & (ratio <= 1.6) & (ink.region[window] == ink.region[a]) & (window != a)
+        # One card's glyphs lie in one paper region; a glyph whose centre is off the paper
+        # map (at a card's edge) may pair with either.
+        same_region = (ink.region[window] == ink.region[a]) | (ink.region[window] < 0) | (ink.region[a] < 0)
+        near &= (ratio >= 0.22) & (ratio <= 1.6) & same_region & (window != a)
         if not near.any():
             continue
         chosen = np.flatnonzero(near)

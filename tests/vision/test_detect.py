@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from tests.vision.conftest import draw_back, draw_card, paste, table
-from vision.detect import index_pairs, ink_components, paper_mask, paper_regions, working_image
+from vision.detect import Ink, index_pairs, ink_components, paper_mask, paper_regions, working_image
 from vision.scan import order_corners
 
 
@@ -123,3 +123,18 @@ def test_a_glyph_touching_a_long_frame_is_freed_from_it() -> None:
         if 52 <= x <= 72 and 42 <= y <= 66 and 16 <= ink.sizes[k] <= 40
     ]
     assert len(found) == 1
+
+
+def test_a_glyph_centred_off_the_paper_still_pairs_but_other_cards_do_not() -> None:
+    labels = np.zeros((10, 10), np.int32)
+    boxes = np.array([[10, 10, 8, 12], [10, 25, 8, 8]], np.int32)
+    centers = np.array([[14, 16], [14, 29]], np.float32)
+    sizes = np.array([12, 9], np.float32)
+
+    def proposed(regions: list[int]) -> list[tuple[tuple[int, ...], int]]:
+        ink = Ink(labels, boxes, centers, sizes, np.array(regions, np.int32))
+        return [(p.rank, p.suit) for p in index_pairs(ink)]
+
+    assert proposed([0, -1]) == [((0,), 1), ((1,), 0)]
+    assert proposed([-1, 3]) == [((0,), 1), ((1,), 0)]
+    assert proposed([0, 1]) == []
