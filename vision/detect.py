@@ -337,7 +337,7 @@ class IndexPair:
     down: tuple[float, float]
 
 
-def index_pairs(ink: Ink, max_neighbours: int = 5) -> list[IndexPair]:
+def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
     """Every plausible (rank above suit) pair of nearby components of similar size.
 
     >>> labels = np.zeros((10, 10), np.int32)
