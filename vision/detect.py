@@ -24,9 +24,8 @@ import numpy as np
 WORK_SIDE = 1280
 #: Paper may be this saturated (HSV, 0-255) at the brightness threshold, more when brighter.
 PALE_BASE = 45
-#: Tangled ink covering more of the photo than this (a patterned table) is left alone; a fan of
-#: cards joins its frames and borders into one network of up to about 6 %.
-MAX_TANGLE = 0.06
+#: Tangled ink covering more of the photo than this (a patterned table) is left alone.
+MAX_TANGLE = 0.03
 #: A lone card covers at most this share of the photo.
 MAX_CARD_AREA = 0.6
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).

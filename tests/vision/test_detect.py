@@ -138,21 +138,3 @@ def test_a_glyph_centred_off_the_paper_still_pairs_but_other_cards_do_not() -> N
     assert proposed([0, -1]) == [((0,), 1), ((1,), 0)]
     assert proposed([-1, 3]) == [((0,), 1), ((1,), 0)]
     assert proposed([0, 1]) == []
-
-
-def test_a_glyph_touching_a_fan_sized_frame_network_is_freed_from_it() -> None:
-    # Fanned cards' frames join into one network covering several per cent of the photo
-    # (here about 5 % of the photo); a rank touching it must still be untangled into a glyph.
-    scene = table(400, 400)
-    cv2.rectangle(scene, (10, 10), (390, 390), (235, 235, 235), -1)
-    for inset in (50, 60):
-        cv2.rectangle(scene, (inset, inset), (400 - inset, 400 - inset), (40, 40, 40), 2)
-    cv2.line(scene, (200, 50), (200, 350), (40, 40, 40), 2)
-    cv2.putText(scene, "K", (57, 100), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3)
-    ink = ink_components(scene, paper_regions(scene))
-    found = [
-        k
-        for k, (x, y) in enumerate(ink.centers)
-        if 62 <= x <= 84 and 72 <= y <= 96 and 16 <= ink.sizes[k] <= 40
-    ]
-    assert len(found) == 1
