@@ -20,7 +20,6 @@ core.
 from __future__ import annotations
 
 import argparse
-import glob
 import itertools
 import math
 import os
@@ -37,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.features import glyph_features, upright_glyph
 from vision.read import CLASS_INDEX, CLASSES, RANK_CLASSES, GlyphModel
 from vision.synth.text import is_held_out_font
+from vision.synth.text import truetype_fonts as synth_truetype_fonts
 
 REFERENCE = 64
 HERSHEY = (
@@ -58,15 +58,10 @@ OTHER_TEXT = "BCDEFGHILMNOPRSTUVWXYZbcdefghkmnoprstuvwxyz0%@&#?!*+=<>()[]{}/\\~"
 
 
 def truetype_fonts() -> list[str]:
-    """The TrueType fonts to learn from: every font on the machine except math fonts and
-    the fonts vision.synth reserves for held-out deck families (GNU FreeFont), so that the
-    held-out evaluation really meets lettering the model never saw."""
-    try:
-        import PIL.ImageFont  # noqa: F401
-    except ImportError:
-        return []
-    paths = sorted(glob.glob("/usr/share/fonts/**/*.ttf", recursive=True))
-    return [p for p in paths if "math" not in os.path.basename(p).lower() and not is_held_out_font(p)]
+    """The TrueType fonts to learn from: the generator's fonts (vision.synth.text) except the
+    ones it reserves for held-out deck families (GNU FreeFont), so that the held-out
+    evaluation really meets lettering the model never saw."""
+    return [path for path in synth_truetype_fonts() if not is_held_out_font(path)]
 
 
 def hershey_text(rng: np.random.Generator, text: str) -> np.ndarray:
