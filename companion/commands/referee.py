@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, BinaryIO, TextIO
 
+from companion.commands.strict_json import RepeatedKeyError, object_without_repeats
 from companion.errors import TrickmateError
 from companion.registry import get_game
 
@@ -33,25 +34,8 @@ EXIT_NO_INPUT = 2
 Judge = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
-class _RepeatedKeyError(ValueError):
-    pass
-
-
-def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # json.loads would silently keep the last of two equal keys: a second "play" must not
-    # vanish unnoticed.
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _RepeatedKeyError(f"key {key!r} is written twice in one JSON object")
-            seen.add(key)
-    return result
-
-
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
-_loads = json.JSONDecoder(object_pairs_hook=_object_without_repeats).decode
+_loads = json.JSONDecoder(object_pairs_hook=object_without_repeats).decode
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -103,7 +87,7 @@ def judge_line(line: bytes | str, judges: _Judges | None = None) -> tuple[dict[s
         situation = _loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as error:
         return {"error": f"invalid JSON at column {error.colno}: {error.msg}"}, True
-    except _RepeatedKeyError as error:
+    except RepeatedKeyError as error:
         return {"error": str(error)}, True
     except (RecursionError, ValueError):
         return {"error": "invalid JSON"}, True

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from companion.commands.strict_json import RepeatedKeyError, object_without_repeats
 from companion.errors import TrickmateError
 from companion.registry import get_game
 
@@ -37,17 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # json.loads would silently keep the last of two equal keys: a second call for the
-    # same seat, or points given twice, must not vanish unnoticed.
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise InputError(f"key {key!r} is written twice in one JSON object")
-        result[key] = value
-    return result
-
-
 def _refuse_constant(name: str) -> Any:
     raise InputError(f"{name} is not valid JSON")
 
@@ -65,7 +55,9 @@ def parse_document(text: str) -> Any:
     if not text.strip():
         raise InputError("the input is empty: expected one JSON document")
     try:
-        return json.loads(text, object_pairs_hook=_object_without_repeats, parse_constant=_refuse_constant)
+        return json.loads(text, object_pairs_hook=object_without_repeats, parse_constant=_refuse_constant)
+    except RepeatedKeyError as error:
+        raise InputError(str(error)) from None
     except json.JSONDecodeError as error:
         raise InputError(f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
     except RecursionError:
