@@ -71,6 +71,17 @@ def calibration_style() -> DeckStyle:
     return DeckStyle.from_seed(CALIBRATION_SEED, family=CALIBRATION_FAMILY)
 
 
+def use_calibration_deck(family: str, seed: int) -> None:
+    """Make the calibration sets with another deck (a seen family, to develop calibration on
+    without looking at the held-out deck)."""
+    global CALIBRATION_FAMILY, CALIBRATION_SEED, PLANS
+    CALIBRATION_FAMILY, CALIBRATION_SEED = family, seed
+    PLANS = tuple(
+        SetPlan(p.name, p.game, (family,), p.count, p.seed + seed, True) if p.fixed_style else p
+        for p in PLANS
+    )
+
+
 def make_scene_set(plan: SetPlan, out: Path, count: int | None = None) -> int:
     folder = out / plan.name
     if folder.exists():
@@ -129,7 +140,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "sample_images")
     parser.add_argument("--sets", default="", help="comma-separated set names (default: all)")
     parser.add_argument("--count", type=int, default=None, help="images per scene set (default: the plan's)")
+    parser.add_argument("--calibration-deck", default="", help="FAMILY:SEED of the calibration sets' deck")
     args = parser.parse_args(argv)
+    if args.calibration_deck:
+        family, _, seed = args.calibration_deck.partition(":")
+        use_calibration_deck(family, int(seed or 0))
     wanted = {name for name in args.sets.split(",") if name}
     if "calibration" in wanted or not wanted:
         print(f"calibration: {make_calibration_set(args.out)} photos")
