@@ -26,7 +26,7 @@ from vision.features import FEATURE_LENGTH
 GAMES = ("tichu", "standard")
 #: Size (width, height) of whole-card templates.
 TEMPLATE_SIZE = (24, 36)
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
 #: Photos vary more than calibration shots: exemplar distances are judged this leniently.
 SPREAD_TOLERANCE = 2.5
 
@@ -48,7 +48,7 @@ def deck_of(game: str) -> Deck:
 @dataclass
 class DeckProfile:
     """A deck's exemplar glyphs (``exemplars`` (N, F) float32 with ``labels`` (N,) class
-    names) and whole-card ``templates`` (card name -> (36, 24) float32, zero mean, unit norm)."""
+    names) and whole-card ``templates`` (card name -> :func:`card_template`'s (36, 24, 3) float32)."""
 
     game: str
     exemplars: np.ndarray = field(default_factory=lambda: np.zeros((0, FEATURE_LENGTH), np.float32))
@@ -77,15 +77,18 @@ class DeckProfile:
         combined = np.power(probabilities + 1e-4, 0.6) * (evidence + 0.02)
         return np.asarray(combined / combined.sum(axis=1, keepdims=True), dtype=np.float32)
 
-    def match_template(self, template: np.ndarray) -> tuple[str | None, float]:
-        """The best-matching card name for a (36, 24) card template and its correlation."""
-        best: tuple[str | None, float] = (None, -1.0)
-        for name, stored in self.templates.items():
-            for candidate in (template, template[::-1, ::-1]):
-                score = float((candidate * stored).sum())
-                if score > best[1]:
-                    best = (name, score)
-        return best
+    def match_template(self, template: np.ndarray) -> tuple[str | None, float, float]:
+        """The best-matching card name for a :func:`card_template`, its correlation, and how
+        far ahead it is of the best other card's."""
+        names = list(self.templates)
+        if not names:
+            return None, -1.0, 0.0
+        stored = np.stack([self.templates[n] for n in names]).reshape(len(names), -1)
+        turned = template[::-1, ::-1]
+        scores = np.maximum(stored @ template.reshape(-1), stored @ turned.reshape(-1))
+        order = np.argsort(-scores)
+        lead = float(scores[order[0]] - scores[order[1]]) if len(names) > 1 else float(scores[order[0]])
+        return names[int(order[0])], float(scores[order[0]]), lead
 
     def save(self, path: str | Path) -> None:
         """Write the profile as one small .npz file."""
@@ -98,7 +101,8 @@ class DeckProfile:
             "spread": self.spread,
             "name": self.name,
         }
-        stack = np.stack([self.templates[n] for n in names]) if names else np.zeros((0, 36, 24), np.float32)
+        empty = np.zeros((0, TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3), np.float32)
+        stack = np.stack([self.templates[n] for n in names]) if names else empty
         buffer = io.BytesIO()
         np.savez_compressed(
             buffer,
@@ -133,6 +137,8 @@ class DeckProfile:
             exemplars.ndim != 2
             or exemplars.shape[1] != FEATURE_LENGTH
             or len(meta["labels"]) != len(exemplars)
+            or stack.shape[1:] != (TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3)
+            or len(meta["template_names"]) != len(stack)
         ):
             raise ProfileError(f"{path}: the deck profile is damaged")
         return cls(
@@ -156,13 +162,27 @@ def builtin_profile(game: str) -> DeckProfile:
 
 
 def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """(36, 24) float32 zero-mean unit-norm grey picture of the card outlined by ``quad``.
+    """(36, 24, 3) float32 unit-norm colour picture of the card outlined by ``quad``.
 
-    ``quad``: (4, 2) corners in order around the card (either direction, any start); the
-    long side is made vertical, so a card matches itself or itself turned half round.
+    ``image``: BGR (H, W, 3) uint8; ``quad``: (4, 2) corners in order around the card
+    (either direction, any start).  The long side is made vertical and the corners are
+    taken clockwise, so a card matches itself or itself turned half round.  The channels
+    are CIE Lab lightness and colour, each of zero mean; colour weighs more than in the
+    photo because card art differs most in colour (a red Phoenix, a brown Dog).
+
+    >>> image = np.full((100, 100, 3), 230, np.uint8); image[30:70, 40:60] = (40, 40, 200)
+    >>> quad = np.array([[30, 20], [70, 20], [70, 80], [30, 80]], np.float32)
+    >>> template = card_template(image, quad)
+    >>> template.shape, round(float(np.linalg.norm(template)), 3)
+    ((36, 24, 3), 1.0)
+    >>> round(float((template * card_template(image, quad[::-1])).sum()), 3)
+    1.0
     """
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     quad = np.asarray(quad, np.float32)
+    # Clockwise on screen (x right, y down): a positive shoelace sum.
+    x, y = quad[:, 0], quad[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) < 0:
+        quad = quad[::-1].copy()
     side01 = float(np.linalg.norm(quad[1] - quad[0]))
     side12 = float(np.linalg.norm(quad[2] - quad[1]))
     if side01 > side12:  # make the first side a short one: portrait
@@ -172,11 +192,17 @@ def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     matrix = cv2.getPerspectiveTransform(quad, target)
     # Average over the card: blur before sampling so small misalignments matter less.
     scale = max(side01, side12) / height
-    source = cv2.GaussianBlur(grey, (0, 0), max(0.5, scale * 0.6)) if scale > 1.5 else grey
-    warped = cv2.warpPerspective(source, matrix, (width, height), flags=cv2.INTER_LINEAR).astype(np.float32)
-    warped -= warped.mean()
-    norm = float(np.linalg.norm(warped))
-    return warped / norm if norm > 1e-6 else warped
+    source = cv2.GaussianBlur(image, (0, 0), max(0.5, scale * 0.6)) if scale > 1.5 else image
+    warped = cv2.warpPerspective(source, matrix, (width, height), flags=cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab -= lab.reshape(-1, 3).mean(axis=0)
+    lab *= np.array([1.0, TEMPLATE_COLOUR_WEIGHT, TEMPLATE_COLOUR_WEIGHT], np.float32)
+    norm = float(np.linalg.norm(lab))
+    return lab / norm if norm > 1e-6 else lab
+
+
+#: How much Lab's colour channels count against lightness in whole-card templates.
+TEMPLATE_COLOUR_WEIGHT = 2.0
 
 
 def sort_reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:

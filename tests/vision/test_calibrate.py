@@ -13,7 +13,14 @@ import pytest
 
 from companion.cards import Card, tichu_deck
 from tests.vision.conftest import table
-from vision.profile import CalibrationError, DeckProfile, ProfileError, calibrate, sort_reading_order
+from vision.profile import (
+    CalibrationError,
+    DeckProfile,
+    ProfileError,
+    calibrate,
+    card_template,
+    sort_reading_order,
+)
 from vision.scan import scan_image
 from vision.synth.card import render_card_face
 from vision.synth.style import DeckStyle, families, random_style
@@ -163,3 +170,55 @@ def test_a_file_that_is_no_profile_is_refused(tmp_path: Path) -> None:
     bad.write_bytes(b"not a profile")
     with pytest.raises(ProfileError, match="not a deck profile"):
         DeckProfile.load(bad)
+
+
+def test_special_cards_of_a_calibrated_deck_are_read_by_their_pictures(
+    style: DeckStyle, photos: list[tuple[np.ndarray, list[Card]]]
+) -> None:
+    # Dog, Phoenix and Dragon have no index to read: the whole picture is what names them.
+    profile = calibrate(photos, "tichu")
+    cards = [Card.parse(c) for c in ("Dog", "Phoenix", "Dragon", "Mahjong")]
+    scene = table(500, 900, seed=5)
+    for k, (card, angle) in enumerate(zip(cards, (8.0, -12.0, 95.0, 180.0), strict=True)):
+        paste_face(scene, style, card, 130, (130 + k * 210, 250), angle)
+    found = sorted(str(c.card) for c in scan_image(scene, "tichu", profile).cards)
+    assert found == sorted(str(c) for c in cards)
+
+
+def test_whole_card_templates_tell_apart_pictures_that_differ_only_in_colour() -> None:
+    # Two faces alike in lightness, one with a red picture and one with a green one (a red
+    # Phoenix and a brown Dog looked alike in grey).
+    def face(colour: tuple[int, int, int]) -> np.ndarray:
+        image = table(300, 300, seed=1)
+        cv2.rectangle(image, (90, 60), (209, 239), (235, 235, 235), -1)
+        cv2.ellipse(image, (150, 150), (40, 60), 0, 0, 360, colour, -1)
+        return image
+
+    red, green = face((60, 60, 200)), face((60, 125, 60))
+    assert (
+        abs(
+            float(cv2.cvtColor(red, cv2.COLOR_BGR2GRAY)[150, 150])
+            - float(cv2.cvtColor(green, cv2.COLOR_BGR2GRAY)[150, 150])
+        )
+        < 8
+    )
+    quad = np.array([[90, 60], [209, 60], [209, 239], [90, 239]], np.float32)
+    profile = DeckProfile(
+        game="tichu", templates={"Phoenix": card_template(red, quad), "Dog": card_template(green, quad)}
+    )
+    turned = np.ascontiguousarray(red[::-1, ::-1])
+    name, score, lead = profile.match_template(card_template(turned, quad))
+    assert name == "Phoenix" and score > 0.99 and lead > 0.3
+
+
+def test_a_profile_from_an_older_trickmate_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    old = tmp_path / "old.npz"
+    meta = {"version": 1, "game": "tichu", "labels": [], "template_names": [], "spread": 1.0, "name": "old"}
+    np.savez_compressed(
+        old,
+        meta=np.array(json.dumps(meta)),
+        exemplars=np.zeros((0, 1), np.float32),
+        templates=np.zeros((0, 36, 24), np.float32),
+    )
+    with pytest.raises(ProfileError, match="this version of 'trickmate calibrate'"):
+        DeckProfile.load(old)
