@@ -28,6 +28,11 @@ PALE_BASE = 45
 MAX_TANGLE = 0.03
 #: A lone card covers at most this share of the photo.
 MAX_CARD_AREA = 0.6
+#: A lone card's four-cornered outline covers at least this share of its convex hull (its
+#: round corners are cut off).
+MIN_QUAD_FILL = 0.85
+#: A lone card's paper fills at least this share of its convex hull (art and rims cut into it).
+MIN_SOLIDITY = 0.8
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).
 MIN_PAPER_RING = 0.45
 #: ... or this much, when its reading must be surer (an index squeezed against a card's edge).
@@ -128,7 +133,7 @@ def _card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
     """The contour's quadrilateral outline when it is one card-shaped region, else None."""
     hull = cv2.convexHull(contour)
     hull_area = float(cv2.contourArea(hull))
-    if hull_area <= 0 or area / hull_area < 0.93:
+    if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
         return None
     perimeter = cv2.arcLength(hull, True)
     quad = None
@@ -142,7 +147,7 @@ def _card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
         if area / max(w * h, 1.0) < 0.9:
             return None
         quad = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
-    if float(cv2.contourArea(quad)) < 0.9 * hull_area:
+    if float(cv2.contourArea(quad)) < MIN_QUAD_FILL * hull_area:
         return None
     sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
     long_side = (sides[0] + sides[2]) / 2.0

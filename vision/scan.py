@@ -32,8 +32,12 @@ CARD_HEIGHT_PER_GLYPH = 7.4
 INDEX_OFFSET = (0.55, 0.75)  # rank centre from the card's top-left corner, in glyph sizes
 #: Two opposite indices naming one card lie at most this many card diagonals apart.
 TWIN_REACH = 1.2
+#: A card-shaped paper region with indices of this many different cards is a fan.
+FAN_CARDS = 3
 #: Minimum correlation for a whole-card template match.
-TEMPLATE_THRESHOLD = 0.72
+TEMPLATE_THRESHOLD = 0.55
+#: ... ahead of the best other card's by at least this much.
+TEMPLATE_LEAD = 0.03
 
 
 @dataclass(frozen=True)
@@ -147,11 +151,18 @@ def assemble(
     by_region: dict[int, list[IndexReading]] = {}
     loose: list[IndexReading] = []
     height, width = regions.labels.shape
+    region_of: list[int] = []
     for reading in readings:
         x = min(max(round(reading.center[0]), 0), width - 1)
         y = min(max(round(reading.center[1]), 0), height - 1)
-        region = int(regions.labels[y, x]) - 1
-        quad = regions.quads[region] if region >= 0 else None
+        region_of.append(int(regions.labels[y, x]) - 1)
+    # A card-shaped region showing three different cards is a fan squared off, not one card.
+    named: dict[int, set[Card]] = {}
+    for reading, region in zip(readings, region_of, strict=True):
+        named.setdefault(region, set()).add(reading.card(game))
+    fans = {region for region, cards in named.items() if len(cards) >= FAN_CARDS}
+    for reading, region in zip(readings, region_of, strict=True):
+        quad = regions.quads[region] if region >= 0 and region not in fans else None
         if quad is not None:
             if _near_a_corner(reading, quad):
                 by_region.setdefault(region, []).append(reading)
@@ -174,10 +185,10 @@ def assemble(
     # Lone cards without a readable index: whole-card templates (specials, jokers).
     if profile is not None and profile.templates:
         for region, quad in enumerate(regions.quads):
-            if quad is None or region in by_region:
+            if quad is None or region in by_region or region in fans:
                 continue
-            name, score = profile.match_template(card_template(image, quad))
-            if name is not None and score >= TEMPLATE_THRESHOLD:
+            name, score, lead = profile.match_template(card_template(image, quad))
+            if name is not None and score >= TEMPLATE_THRESHOLD and lead >= TEMPLATE_LEAD:
                 card = parse_cards(name, deck_of(game))[0]
                 corners = order_corners(quad, (0.0, 1.0))
                 sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)

@@ -138,3 +138,18 @@ def test_a_glyph_centred_off_the_paper_still_pairs_but_other_cards_do_not() -> N
     assert proposed([0, -1]) == [((0,), 1), ((1,), 0)]
     assert proposed([-1, 3]) == [((0,), 1), ((1,), 0)]
     assert proposed([0, 1]) == []
+
+
+def test_a_card_whose_art_and_rim_cut_into_its_paper_is_still_a_lone_card() -> None:
+    # Real decks print art up to a dark rim: the paper left is far from a filled rectangle.
+    face = draw_card("9", "clubs", 1.4)
+    h, w = face.shape[:2]
+    cv2.rectangle(face, (2, 2), (w - 3, h - 3), (30, 30, 30), 3)
+    cv2.rectangle(face, (w // 3, 0), (2 * w // 3, h // 5), (60, 40, 160), -1)  # art bleeding off the top
+    cv2.circle(face, (0, h // 2), w // 5, (40, 140, 200), -1)  # ... and off the left side
+    scene = table()
+    truth = paste(scene, face, (400, 300), 21.0)
+    quads = [q for q in paper_regions(scene).quads if q is not None]
+    assert len(quads) == 1
+    # The paper ends inside the rim, a few pixels in from the card's edge.
+    assert corner_error(quads[0], truth) <= 12.0
