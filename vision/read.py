@@ -49,6 +49,15 @@ GAME_RANKS: dict[str, tuple[str, ...]] = {
 }
 #: How much a suit crop's "other" probability counts against its suits.
 SUIT_OTHER_WEIGHT = 0.3
+#: The "rank" of an index spelling JOKER down the card's side; its "suit" is "coloured" or "black".
+JOKER = "JOKER"
+#: A JOKER index needs this many letters stacked evenly (J, O, K, E and perhaps R).
+JOKER_LETTERS = 4
+#: ... its first letter must read as J and its third as K with at least this probability.
+JOKER_LETTER_P = 0.4
+#: Ink whose mean colour has at least this chroma (largest minus smallest BGR channel) is a
+#: coloured joker's; black ink under tinted light stays well below it.
+JOKER_COLOURED = 35
 #: A pair reads as an index corner only above this score.
 MIN_PAIR_SCORE = 0.75
 #: ... and above this one when a glyph of the pair has little paper around it.
@@ -147,9 +156,11 @@ class IndexReading:
     size: float  # the rank glyph's size (working pixels)
 
     def card(self, game: str) -> Card:
-        """The card this index names (a "1" is the Mahjong)."""
+        """The card this index names (a "1" is the Mahjong; a "JOKER" index is a joker)."""
         if self.rank == "1":
             return Card(special=Special.MAHJONG)
+        if self.rank == JOKER:
+            return Card(special=Special.BIG_JOKER if self.suit == "coloured" else Special.SMALL_JOKER)
         rank = {"J": 11, "Q": 12, "K": 13, "A": 14}.get(self.rank) or int(self.rank)
         return Card(rank=rank, suit=SUIT_BY_NAME[self.suit])
 
@@ -228,3 +239,65 @@ def read_pairs(
             )
         )
     return readings
+
+
+def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[list[IndexReading], set[int]]:
+    """Joker indices, the letters J, O, K, E(, R) stacked evenly down a card's side, and the
+    ink components those letters are.
+
+    ``pairs`` are :func:`vision.detect.index_pairs`' proposals (a "J" above an "O" is one);
+    ``image`` is the BGR working image the ink was found in, for the joker's colour.  The
+    glyph model knows J and K, which is enough: J, then any letter, then K, then another.
+    """
+    starts: list[tuple[IndexPair, list[int]]] = []
+    centers = ink.centers.astype(np.float64)
+    sizes = ink.sizes.astype(np.float64)
+    for pair in pairs:
+        if len(pair.rank) != 1:
+            continue
+        first = pair.rank[0]
+        step = centers[pair.suit] - centers[first]
+        reach = 0.4 * float(np.hypot(step[0], step[1]))
+        chain = [first, pair.suit]
+        while len(chain) < 5:
+            target = centers[chain[-1]] + step
+            distance = np.hypot(centers[:, 0] - target[0], centers[:, 1] - target[1])
+            ratio = sizes / sizes[first]
+            distance[(ratio < 0.6) | (ratio > 1.6)] = np.inf
+            distance[chain] = np.inf
+            nearest = int(np.argmin(distance))
+            if distance[nearest] > reach:
+                break
+            chain.append(nearest)
+        if len(chain) >= JOKER_LETTERS:
+            starts.append((pair, chain))
+    if not starts:
+        return [], set()
+    glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = [
+        ((chain[i],), pair.down) for pair, chain in starts for i in (0, 2)
+    ]
+    probabilities = classify_glyphs(glyph_vectors(ink, glyphs), None)
+    j_p = probabilities[0::2, CLASS_INDEX["J"]]
+    k_p = probabilities[1::2, CLASS_INDEX["K"]]
+    readings: list[IndexReading] = []
+    used: set[int] = set()
+    for i in np.argsort(-(j_p * k_p)):
+        pair, chain = starts[int(i)]
+        if j_p[i] < JOKER_LETTER_P or k_p[i] < JOKER_LETTER_P or used & set(chain):
+            continue
+        used |= set(chain)
+        pixels = np.isin(ink.labels, [c + 1 for c in chain])
+        mean = image[pixels].mean(axis=0)
+        chroma = float(mean.max() - mean.min())
+        center = ink.centers[chain[0]]
+        readings.append(
+            IndexReading(
+                pair=IndexPair((chain[0],), chain[1], pair.down),
+                rank=JOKER,
+                suit="coloured" if chroma >= JOKER_COLOURED else "black",
+                score=float(np.sqrt(j_p[i] * k_p[i])),
+                center=(float(center[0]), float(center[1])),
+                size=float(ink.sizes[chain[0]]) / 0.6,  # the letters are smaller than a rank
+            )
+        )
+    return readings, used

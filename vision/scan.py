@@ -23,7 +23,7 @@ import numpy as np
 from companion.cards import Card, card_points, parse_cards
 from vision.detect import Regions, index_pairs, ink_components, paper_regions, working_image
 from vision.profile import DeckProfile, card_template, deck_of
-from vision.read import IndexReading, read_pairs
+from vision.read import IndexReading, read_jokers, read_pairs
 
 # Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
 # the rank glyph's centre): a typical index sits near the top-left corner.
@@ -259,7 +259,10 @@ def find_cards(
     regions = paper_regions(small)
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)
-    readings = read_pairs(ink, pairs, game, profile)
+    readings, letters = read_jokers(ink, pairs, small) if game == "standard" else ([], set())
+    # A joker's letters are no other card's rank or suit.
+    pairs = [p for p in pairs if not ({*p.rank, p.suit} & letters)]
+    readings += read_pairs(ink, pairs, game, profile)
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
         FoundCard(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tests.vision.conftest import draw_card, paste, table
+import cv2
+import numpy as np
+
+from tests.vision.conftest import CARD_H, CARD_W, draw_card, paste, table
 from vision.detect import paper_regions
 from vision.scan import scan_image
 
@@ -18,3 +21,39 @@ def test_a_fan_squared_off_into_a_card_shaped_region_gives_every_card() -> None:
     assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
     found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
     assert found == sorted(["7s", "2c", "Ah", "8d", "Jc"])
+
+
+def joker_face(colour: tuple[int, int, int], scale: float = 1.5) -> np.ndarray:
+    """A joker: JOKER spelt down the top-left and (turned) bottom-right corners."""
+    w, h = round(CARD_W * scale), round(CARD_H * scale)
+    face = np.full((h, w, 3), 242, np.uint8)
+    corner = np.full((h // 2, w // 4, 3), 242, np.uint8)
+    glyph = round(11 * scale)
+    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, glyph, 2)
+    for k, letter in enumerate("JOKER"):
+        (tw, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 2)
+        y = round(glyph * (1.5 + 1.45 * k))
+        cv2.putText(
+            corner,
+            letter,
+            ((corner.shape[1] - tw) // 2, y),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            font_scale,
+            colour,
+            2,
+            cv2.LINE_AA,
+        )
+    ch, cw = corner.shape[:2]
+    face[4 : 4 + ch, 4 : 4 + cw] = corner
+    face[h - 4 - ch : h - 4, w - 4 - cw : w - 4] = corner[::-1, ::-1]
+    cv2.ellipse(face, (w // 2, h // 2), (w // 6, h // 5), 0, 0, 360, colour, 3)
+    return face
+
+
+def test_jokers_are_read_from_their_letters_and_told_apart_by_colour() -> None:
+    scene = table(600, 900)
+    paste(scene, joker_face((40, 40, 200)), (250, 300), 12.0)
+    paste(scene, joker_face((30, 30, 30)), (620, 300), -100.0)
+    paste(scene, draw_card("K", "spades", 1.5), (450, 420), 3.0)
+    found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
+    assert found == ["BJ", "Ks", "RJ"]
