@@ -249,36 +249,51 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
     ``image`` is the BGR working image the ink was found in, for the joker's colour.  The
     glyph model knows J and K, which is enough: J, then any letter, then K, then another.
     """
-    starts: list[tuple[IndexPair, list[int]]] = []
+    singles = [pair for pair in pairs if len(pair.rank) == 1]
+    if not singles:
+        return [], set()
     centers = ink.centers.astype(np.float64)
     sizes = ink.sizes.astype(np.float64)
-    for pair in pairs:
-        if len(pair.rank) != 1:
-            continue
-        first = pair.rank[0]
-        step = centers[pair.suit] - centers[first]
-        reach = 0.4 * float(np.hypot(step[0], step[1]))
-        chain = [first, pair.suit]
-        while len(chain) < 5:
-            target = centers[chain[-1]] + step
-            distance = np.hypot(centers[:, 0] - target[0], centers[:, 1] - target[1])
-            ratio = sizes / sizes[first]
-            distance[(ratio < 0.6) | (ratio > 1.6)] = np.inf
-            distance[chain] = np.inf
-            nearest = int(np.argmin(distance))
-            if distance[nearest] > reach:
-                break
-            chain.append(nearest)
-        if len(chain) >= JOKER_LETTERS:
-            starts.append((pair, chain))
+    # Every chain grows one letter at a time, all chains at once: most end at the first step.
+    chains = np.array([[pair.rank[0], pair.suit] for pair in singles], np.int64)
+    alive = np.arange(len(singles))
+    steps = centers[chains[:, 1]] - centers[chains[:, 0]]
+    reach = 0.4 * np.hypot(steps[:, 0], steps[:, 1])
+    ratio = sizes[None, :] / sizes[chains[:, 0]][:, None]
+    for _ in range(3):
+        targets = centers[chains[alive, -1]] + steps[alive]
+        distance = np.hypot(
+            centers[None, :, 0] - targets[:, None, 0], centers[None, :, 1] - targets[:, None, 1]
+        )
+        distance[(ratio[alive] < 0.6) | (ratio[alive] > 1.6)] = np.inf
+        np.put_along_axis(distance, chains[alive], np.inf, axis=1)
+        nearest = distance.argmin(axis=1)
+        found = distance[np.arange(len(alive)), nearest] <= reach[alive]
+        grown = np.full(len(singles), -1, np.int64)
+        grown[alive[found]] = nearest[found]
+        chains = np.concatenate([chains, grown[:, None]], axis=1)
+        alive = alive[found]
+        if alive.size == 0:
+            break
+    starts = [
+        (singles[i], [int(c) for c in chains[i] if c >= 0])
+        for i in range(len(singles))
+        if int((chains[i] >= 0).sum()) >= JOKER_LETTERS
+    ]
     if not starts:
         return [], set()
-    glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = [
-        ((chain[i],), pair.down) for pair, chain in starts for i in (0, 2)
+    # The first letter is read first: only chains starting with a J need their third read.
+    firsts: list[tuple[tuple[int, ...], tuple[float, float]]] = [
+        ((chain[0],), pair.down) for pair, chain in starts
     ]
-    probabilities = classify_glyphs(glyph_vectors(ink, glyphs), None)
-    j_p = probabilities[0::2, CLASS_INDEX["J"]]
-    k_p = probabilities[1::2, CLASS_INDEX["K"]]
+    j_p = classify_glyphs(glyph_vectors(ink, firsts), None)[:, CLASS_INDEX["J"]]
+    k_p = np.zeros_like(j_p)
+    likely = np.flatnonzero(j_p >= JOKER_LETTER_P)
+    if likely.size:
+        thirds: list[tuple[tuple[int, ...], tuple[float, float]]] = [
+            ((starts[i][1][2],), starts[i][0].down) for i in likely
+        ]
+        k_p[likely] = classify_glyphs(glyph_vectors(ink, thirds), None)[:, CLASS_INDEX["K"]]
     readings: list[IndexReading] = []
     used: set[int] = set()
     for i in np.argsort(-(j_p * k_p)):
