@@ -33,7 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.features import glyph_features, upright_glyph
+from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
 from vision.read import CLASS_INDEX, CLASSES, RANK_CLASSES, GlyphModel
 from vision.synth.text import is_held_out_font
 from vision.synth.text import truetype_fonts as synth_truetype_fonts
@@ -494,6 +494,96 @@ def synth_dataset(rng: np.random.Generator, cards: int) -> tuple[np.ndarray, np.
     return np.stack(features), np.asarray(labels, np.int64)
 
 
+def scene_glyphs(seed: int) -> tuple[list[np.ndarray], list[int]]:
+    """Index glyphs of one whole synthetic table scene (development families only), cut by
+    the scanner's own steps at its working size: fans with neighbours' edges, perspective,
+    shadows, blur and JPEG, as the reader meets them.  A proposed pair counts when all its
+    components lie in one labelled index corner and it points down that card."""
+    from companion.cards import Card, Deck
+    from vision.detect import index_pairs, ink_components, paper_regions, working_image
+    from vision.read import glyph_vectors
+    from vision.synth import SceneSpec, render_scene
+    from vision.synth.style import families
+
+    rng = np.random.default_rng([seed, 77])
+    game = "tichu" if rng.random() < 0.5 else "standard"
+    width, height = ((1280, 720), (1600, 900), (1440, 1080), (720, 1280), (1920, 1080))[int(rng.integers(5))]
+    spec = SceneSpec(
+        width=width,
+        height=height,
+        game=game,
+        families=families(game, held_out=False),
+        layout=str(rng.choice(["apart", "fan", "fan", "pile", "mixed"])),
+        max_cards=16,
+        decks=2 if game == "standard" and rng.random() < 0.25 else 1,
+        distractors=0.6,
+        effects=float(rng.uniform(0.3, 1.0)),
+    )
+    image, labels = render_scene(rng, spec)
+    quality = int(rng.integers(60, 92))
+    encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    image = image if decoded is None else decoded
+    small, scale = working_image(image)
+    ink = ink_components(small, paper_regions(small))
+    pairs = index_pairs(ink)
+    features: list[np.ndarray] = []
+    classes: list[int] = []
+    glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = []
+    for label in labels:
+        card = Card.parse(label.card, Deck.TICHU if game == "tichu" else Deck.STANDARD)
+        if card.rank is None or card.suit is None:
+            continue
+        corners = np.asarray(label.corners, np.float32) / scale
+        card_down = corners[3] - corners[0]
+        card_down /= max(float(np.linalg.norm(card_down)), 1e-6)
+        for polygon in label.index_corners:
+            outline = (np.asarray(polygon, np.float32) / scale).reshape(-1, 1, 2)
+            centre = outline.reshape(-1, 2).mean(axis=0)
+            # Indices near the card's top corners stand upright; near the bottom, turned round.
+            top = min(float(np.linalg.norm(centre - corners[i])) for i in (0, 1))
+            bottom = min(float(np.linalg.norm(centre - corners[i])) for i in (2, 3))
+            down = card_down if top < bottom else -card_down
+            height_px = float(np.linalg.norm(outline[3, 0] - outline[0, 0]))
+            inside = {
+                k
+                for k, c in enumerate(ink.centers)
+                if cv2.pointPolygonTest(outline, (float(c[0]), float(c[1])), False) >= 0
+            }
+            for pair in pairs:
+                members = {*pair.rank, pair.suit}
+                if not members <= inside or float(np.dot(pair.down, down)) < 0.8:
+                    continue
+                if (card.rank == 10) != (len(pair.rank) == 2):
+                    continue
+                # A rank fused with a long line is no picture of the rank.
+                if float(ink.sizes[list(pair.rank)].max()) > 0.75 * height_px:
+                    continue
+                glyphs.append((pair.rank, pair.down))
+                classes.append(CLASS_INDEX[RANK_CLASSES[card.rank - 1]])
+                glyphs.append(((pair.suit,), pair.down))
+                classes.append(CLASS_INDEX[card.suit.name.lower()])
+    if glyphs:
+        features.extend(glyph_vectors(ink, glyphs))
+    return features, classes
+
+
+def scene_dataset(scenes: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`scene_glyphs` of ``scenes`` scenes, drawn in parallel (each from its own seed)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    features: list[np.ndarray] = []
+    labels: list[int] = []
+    seeds = [seed * 100_000 + i for i in range(scenes)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part_features, part_labels in pool.map(scene_glyphs, seeds, chunksize=8):
+            features.extend(part_features)
+            labels.extend(part_labels)
+    if not features:
+        return np.zeros((0, FEATURE_LENGTH), np.float32), np.zeros(0, np.int64)
+    return np.stack(features), np.asarray(labels, np.int64)
+
+
 def build_dataset(
     rng: np.random.Generator, per_class: int, fonts: list[str]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -573,6 +663,8 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=1500, help="samples per class")
     parser.add_argument("--epochs", type=int, default=25)
     parser.add_argument("--synth-cards", type=int, default=3000, help="card faces drawn by vision.synth")
+    parser.add_argument("--scenes", type=int, default=1500, help="whole table scenes drawn by vision.synth")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--hidden", type=int, default=160)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument(
@@ -589,6 +681,10 @@ def main() -> int:
     if args.synth_cards:
         xs, ys = synth_dataset(rng, args.synth_cards)
         print(f"{len(xs)} glyphs from {args.synth_cards} synthetic cards", file=sys.stderr)
+        x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
+    if args.scenes:
+        xs, ys = scene_dataset(args.scenes, args.seed, args.workers)
+        print(f"{len(xs)} glyphs from {args.scenes} synthetic table scenes", file=sys.stderr)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     print(
         f"{len(x)} training glyphs from {len(training_fonts)} fonts + Hershey"

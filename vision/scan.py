@@ -38,6 +38,8 @@ FAN_CARDS = 3
 TEMPLATE_THRESHOLD = 0.55
 #: ... ahead of the best other card's by at least this much.
 TEMPLATE_LEAD = 0.03
+#: Two readings of one standard card closer than this many card heights are one card.
+REPEAT_REACH = 1.3
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,8 @@ class _Candidate:
     height: float
     down: tuple[float, float] = (0.0, 1.0)
     index_center: tuple[float, float] = (0.0, 0.0)
-    merged: bool = False
+    merged: bool = False  # both opposite indices found: the corners span the card
+    outlined: bool = False  # a lone card's own outline: the corners are measured
 
 
 def assemble(
@@ -181,7 +184,9 @@ def assemble(
         best = max(agreeing, key=lambda r: r.score)
         corners = order_corners(quad, best.pair.down)
         sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
-        candidates.append(_Candidate(card, confidence, corners, corners.mean(axis=0), float(sides.max())))
+        candidates.append(
+            _Candidate(card, confidence, corners, corners.mean(axis=0), float(sides.max()), outlined=True)
+        )
     # Lone cards without a readable index: whole-card templates (specials, jokers).
     if profile is not None and profile.templates:
         for region, quad in enumerate(regions.quads):
@@ -192,7 +197,9 @@ def assemble(
                 card = parse_cards(name, deck_of(game))[0]
                 corners = order_corners(quad, (0.0, 1.0))
                 sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
-                candidates.append(_Candidate(card, score, corners, corners.mean(axis=0), float(sides.max())))
+                candidates.append(
+                    _Candidate(card, score, corners, corners.mean(axis=0), float(sides.max()), outlined=True)
+                )
     # Fans and piles: one card per index, merging the two indices of one card.
     loose.sort(key=lambda r: -r.score)
     kept: list[_Candidate] = []
@@ -213,7 +220,34 @@ def assemble(
             twin.center = twin.corners.mean(axis=0)
             twin.confidence = 1.0 - (1.0 - twin.confidence) * (1.0 - reading.score)
             twin.merged = True
-    return candidates + kept
+    return _drop_repeats(candidates + kept, game)
+
+
+def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
+    """One candidate per card: a Tichu deck holds each card once, so two candidates naming
+    one card are one card (seen at two indices the twin test could not pair, under steep
+    perspective or in a tight fan).  Standard decks may be doubled (Shengji), so there only
+    repeats within ``REPEAT_REACH`` card heights are one card.  The best-placed is kept: a
+    measured outline, then two merged indices, then the surer reading."""
+    ranked = sorted(
+        range(len(candidates)),
+        key=lambda i: (not candidates[i].outlined, not candidates[i].merged, -candidates[i].confidence),
+    )
+    kept: list[int] = []
+    for i in ranked:
+        candidate = candidates[i]
+        repeat = any(
+            candidates[k].card == candidate.card
+            and (
+                game == "tichu"
+                or float(np.linalg.norm(candidates[k].center - candidate.center))
+                < REPEAT_REACH * max(candidates[k].height, candidate.height)
+            )
+            for k in kept
+        )
+        if not repeat:
+            kept.append(i)
+    return [candidates[i] for i in sorted(kept)]
 
 
 def _opposite(kept: _Candidate, reading: IndexReading) -> bool:

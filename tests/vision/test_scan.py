@@ -5,9 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.cards import Card, Deck
 from tests.vision.conftest import CARD_H, CARD_W, draw_card, paste, table
 from vision.detect import paper_regions
-from vision.scan import scan_image
+from vision.scan import _Candidate, _drop_repeats, scan_image
 
 
 def test_a_fan_squared_off_into_a_card_shaped_region_gives_every_card() -> None:
@@ -57,3 +58,28 @@ def test_jokers_are_read_from_their_letters_and_told_apart_by_colour() -> None:
     paste(scene, draw_card("K", "spades", 1.5), (450, 420), 3.0)
     found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
     assert found == ["BJ", "Ks", "RJ"]
+
+
+def _candidate(
+    name: str, deck: Deck, x: float, outlined: bool = False, confidence: float = 0.9
+) -> _Candidate:
+    corners = np.array([[x, 0], [x + 50, 0], [x + 50, 70], [x, 70]], np.float32)
+    card = Card.parse(name, deck)
+    return _Candidate(card, confidence, corners, corners.mean(axis=0), 70.0, outlined=outlined)
+
+
+def test_a_tichu_card_read_twice_is_one_card_and_the_measured_outline_is_kept() -> None:
+    # A Tichu deck holds each card once: two readings of Kj far apart are one card.
+    far = [_candidate("Kj", Deck.TICHU, 0, confidence=0.99), _candidate("Kj", Deck.TICHU, 900, outlined=True)]
+    kept = _drop_repeats([*far, _candidate("Qj", Deck.TICHU, 400)], "tichu")
+    assert [str(c.card) for c in kept] == ["Kj", "Qj"]
+    assert kept[0].outlined  # the lone card's own outline beats a surer reading elsewhere
+
+
+def test_two_standard_copies_apart_are_two_cards_but_a_near_repeat_is_one() -> None:
+    # Shengji plays with two decks: the same card twice, far apart, is two cards.
+    apart = [_candidate("Kh", Deck.STANDARD, 0), _candidate("Kh", Deck.STANDARD, 900)]
+    assert len(_drop_repeats(apart, "standard")) == 2
+    near = [_candidate("Kh", Deck.STANDARD, 0, confidence=0.8), _candidate("Kh", Deck.STANDARD, 60)]
+    kept = _drop_repeats(near, "standard")
+    assert len(kept) == 1 and kept[0].confidence == 0.9
