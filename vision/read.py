@@ -222,7 +222,8 @@ def read_pairs(
         if scores[i] < MIN_PAIR_SCORE:
             break
         pair = pairs[int(i)]
-        members = {*pair.rank, pair.suit}
+        # A part and the component it was cut from are the same ink.
+        members = {ink.root(c) for c in (*pair.rank, pair.suit)}
         if members & used:
             continue
         used |= members

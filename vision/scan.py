@@ -293,9 +293,10 @@ def find_cards(
     regions = paper_regions(small)
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)
-    readings, letters = read_jokers(ink, pairs, small) if game == "standard" else ([], set())
+    whole = [p for p in pairs if all(ink.root(c) == c for c in (*p.rank, p.suit))]
+    readings, letters = read_jokers(ink, whole, small) if game == "standard" else ([], set())
     # A joker's letters are no other card's rank or suit.
-    pairs = [p for p in pairs if not ({*p.rank, p.suit} & letters)]
+    pairs = [p for p in pairs if not ({ink.root(c) for c in (*p.rank, p.suit)} & letters)]
     readings += read_pairs(ink, pairs, game, profile)
     candidates = assemble(readings, regions, game, small, profile)
     cards = [

@@ -7,6 +7,7 @@ import numpy as np
 
 from tests.vision.conftest import draw_back, draw_card, paste, table
 from vision.detect import Ink, index_pairs, ink_components, paper_mask, paper_regions, working_image
+from vision.read import read_pairs
 from vision.scan import order_corners
 
 
@@ -153,3 +154,23 @@ def test_a_card_whose_art_and_rim_cut_into_its_paper_is_still_a_lone_card() -> N
     assert len(quads) == 1
     # The paper ends inside the rim, a few pixels in from the card's edge.
     assert corner_error(quads[0], truth) <= 12.0
+
+
+def test_a_rank_blurred_into_its_suit_is_read_from_its_two_parts() -> None:
+    # A grey smudge (lighter than the print) joins the top-left rank to its suit, as blur
+    # does on small indices: one component, but it falls apart at a darker level.
+    face = draw_card("7", "hearts", 2.0)
+    cv2.line(face, (28, 46), (28, 65), (160, 160, 160), 3)
+    scene = table(800, 800)
+    paste(scene, face, (400, 400), 0.0)  # the card spans x 300-500, y 260-540
+    ink = ink_components(scene, paper_regions(scene))
+    assert ink.parent is not None
+
+    def top_left(x: float, y: float) -> bool:
+        return x < 360 and y < 380
+
+    fused = [k for k, c in enumerate(ink.centers) if top_left(*c) and ink.parent[k] < 0]
+    assert len(fused) == 1  # the trap is set: rank and suit are one component
+    assert int((ink.parent == fused[0]).sum()) == 2
+    readings = read_pairs(ink, index_pairs(ink), "standard")
+    assert [(r.rank, r.suit) for r in readings if top_left(*r.center)] == [("7", "hearts")]
