@@ -8,13 +8,15 @@ Pillow, when installed) except the fonts reserved for held-out deck families (GN
 see vision.synth.text.is_held_out_font), suit symbols drawn as vector shapes with
 randomised proportions (hearts, diamonds, clubs, spades; jade, sword, pagoda, star) plus
 the Unicode suit glyphs of the training fonts that have them, card faces of the
-development (never held-out) deck families drawn by vision.synth, and "other" ink (blobs,
+development (never held-out) deck families drawn by vision.synth, index glyphs of whole
+table scenes of those families as the scanner cuts them (fans, frames, shadows, blur, JPEG;
+``--scenes``), and "other" ink (blobs,
 lines, letters, fragments, glyphs on their side or upside down).  Each sample goes through
 what the scanner sees: a random slant, stretch and size (7-48 px), blur, a binarising
 threshold and the largest connected component(s), then
 :func:`vision.features.upright_glyph` with a jittered "down".  A numpy perceptron (one
-hidden layer) is trained with Adam and saved in float16.  Takes about five minutes on one
-core.
+hidden layer) is trained with Adam and saved in float16.  Takes about seven minutes on two
+cores (the scenes are drawn in parallel, ``--workers``).
 """
 
 from __future__ import annotations
