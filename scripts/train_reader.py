@@ -470,7 +470,8 @@ def synth_dataset(rng: np.random.Generator, cards: int) -> tuple[np.ndarray, np.
         inside = [
             k
             for k, c in enumerate(ink.centers)
-            if cv2.pointPolygonTest(
+            if ink.root(k) == k  # whole components only (see scene_glyphs)
+            and cv2.pointPolygonTest(
                 polygon.astype(np.float32).reshape(-1, 1, 2), (float(c[0]), float(c[1])), False
             )
             >= 0
@@ -528,7 +529,10 @@ def scene_glyphs(seed: int) -> tuple[list[np.ndarray], list[int]]:
     image = image if decoded is None else decoded
     small, scale = working_image(image)
     ink = ink_components(small, paper_regions(small))
-    pairs = index_pairs(ink)
+    # Whole components only: the parts of fused indices (vision.detect.fused_parts) are
+    # read by the same model, but training on them measured no better on the development
+    # sets, and this keeps the shipped model the one this script makes.
+    pairs = [p for p in index_pairs(ink) if all(ink.root(c) == c for c in (*p.rank, p.suit))]
     features: list[np.ndarray] = []
     classes: list[int] = []
     glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = []

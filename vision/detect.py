@@ -65,8 +65,8 @@ def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray,
 
 def label_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected components of a (H, W) uint8 mask: (count, labels, stats, centroids) as
-    ``cv2.connectedComponentsWithStats``.  The block-based algorithm is twice as fast as
-    OpenCV's default on photos, and labels the same way.
+    ``cv2.connectedComponentsWithStats``.  The block-based algorithm finds the same
+    components, about twice as fast as OpenCV's default on our photos (OpenCV 5).
 
     >>> mask = np.zeros((5, 9), np.uint8); mask[1:3, 1:3] = 1; mask[3, 6:8] = 1
     >>> count, labels, stats, _ = label_components(mask)

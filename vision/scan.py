@@ -381,7 +381,7 @@ def learn_photo(
                 found = 0
                 for i in np.argsort(-scores)[:8]:
                     pair = mine[int(i)]
-                    members = {*pair.rank, pair.suit}
+                    members = {ink.root(c) for c in (*pair.rank, pair.suit)}
                     if members & used:
                         continue
                     center = ink.centers[list(pair.rank)].mean(axis=0)
