@@ -532,7 +532,7 @@ def scene_glyphs(seed: int) -> tuple[list[np.ndarray], list[int]]:
     # Whole components only: the parts of fused indices (vision.detect.fused_parts) are
     # read by the same model, but training on them measured no better on the development
     # sets, and this keeps the shipped model the one this script makes.
-    pairs = [p for p in index_pairs(ink) if all(ink.root(c) == c for c in (*p.rank, p.suit))]
+    pairs = [p for p in index_pairs(ink) if ink.is_whole(p)]
     features: list[np.ndarray] = []
     classes: list[int] = []
     glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = []

@@ -214,6 +214,15 @@ class Ink:
             return component
         return int(self.parent[component])
 
+    def pair_ink(self, pair: IndexPair) -> set[int]:
+        """The components whose ink ``pair`` uses (a part counts as the component it was cut
+        from): two readings sharing any are rival readings of the same ink."""
+        return {self.root(c) for c in (*pair.rank, pair.suit)}
+
+    def is_whole(self, pair: IndexPair) -> bool:
+        """True when ``pair`` is made of whole components, no parts."""
+        return all(self.root(c) == c for c in (*pair.rank, pair.suit))
+
 
 def ink_mask(image: np.ndarray) -> np.ndarray:
     """(H, W) uint8 mask (255) of ink: pixels whose darkest colour channel is well below the
@@ -309,9 +318,9 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
 
 #: Components at least this long (pixels) may be a rank and its suit blurred together.
 FUSED_MIN_SIDE = 12
-#: Darkness levels tried, lightest first, to cut a fused component in two: the blur that
-#: joins two glyphs is lighter than their strokes (more levels found no more on our scenes).
-FUSED_LEVELS = (0.75,)
+#: Darkness at which a fused component is cut in two: the blur that joins two glyphs is
+#: lighter than their strokes (0.7, 0.8 and 0.9 together found no more on our scenes).
+FUSED_LEVEL = 0.75
 #: Each part must hold at least this share of the component's pixels.
 FUSED_PART_SHARE = 0.12
 
@@ -339,50 +348,36 @@ def fused_parts(
     """
     count = len(boxes)
     part_labels = np.zeros(labels.shape, np.int32)
-    part_boxes: list[np.ndarray] = []
-    part_centers: list[np.ndarray] = []
-    parent: list[np.ndarray] = []
-    # Whole-image labelling at each level (a part lies inside one component, so it names its
-    # component by any of its pixels): cheaper than a window per component.
+    none = (part_labels, np.zeros((0, 4), np.int32), np.zeros((0, 2), np.float32), np.zeros(0, np.int32))
+    tried = np.maximum(boxes[:, 2], boxes[:, 3]) >= FUSED_MIN_SIDE
+    if not tried.any():
+        return none
+    # Whole-image labelling (a part lies inside one component, so it names its component by
+    # any of its pixels): cheaper than a window per component.
+    core = ((labels > 0) & (darkness >= FUSED_LEVEL)).astype(np.uint8)
+    n, cut, stats, centroids = label_components(core)
+    if n < 3:
+        return none
+    where = np.flatnonzero(core.ravel())
+    owner = np.zeros(n, np.int64)
+    owner[cut.ravel()[where]] = labels.ravel()[where] - 1
+    owner, stats, centroids = owner[1:], stats[1:], centroids[1:]
     areas = np.bincount(labels.ravel(), minlength=count + 1)[1:]
-    open_ = np.maximum(boxes[:, 2], boxes[:, 3]) >= FUSED_MIN_SIDE
-    for level in FUSED_LEVELS:
-        if not open_.any():
-            break
-        core = ((labels > 0) & (darkness >= level)).astype(np.uint8)
-        n, cut, stats, centroids = label_components(core)
-        if n < 3:
-            continue
-        where = np.flatnonzero(core.ravel())
-        owner = np.zeros(n, np.int64)
-        owner[cut.ravel()[where]] = labels.ravel()[where] - 1
-        owner, stats, centroids = owner[1:], stats[1:], centroids[1:]
-        big = (stats[:, 4] >= FUSED_PART_SHARE * areas[owner]) & (
-            np.maximum(stats[:, 2], stats[:, 3]) >= min_size
-        )
-        big &= open_[owner]
-        per_component = np.bincount(owner[big], minlength=count)
-        chosen = big & (per_component[owner] == 2)
-        if chosen.any():
-            order = np.flatnonzero(chosen)
-            order = order[np.argsort(owner[order], kind="stable")]
-            first = count + sum(len(p) for p in parent) + 1
-            lookup = np.zeros(n, np.int32)
-            lookup[order + 1] = np.arange(first, first + order.size, dtype=np.int32)
-            fresh = lookup[cut]
-            part_labels = np.where(fresh > 0, fresh, part_labels)
-            part_boxes.append(stats[order, :4])
-            part_centers.append(centroids[order])
-            parent.append(owner[order])
-        # A component settled here (cut in two, or in more) is not tried again.
-        open_ &= per_component < 2
-    if not parent:
-        return part_labels, np.zeros((0, 4), np.int32), np.zeros((0, 2), np.float32), np.zeros(0, np.int32)
+    big = (stats[:, 4] >= FUSED_PART_SHARE * areas[owner]) & tried[owner]
+    big &= np.maximum(stats[:, 2], stats[:, 3]) >= min_size
+    chosen = big & (np.bincount(owner[big], minlength=count)[owner] == 2)
+    if not chosen.any():
+        return none
+    order = np.flatnonzero(chosen)
+    order = order[np.argsort(owner[order], kind="stable")]
+    lookup = np.zeros(n, np.int32)
+    lookup[order + 1] = np.arange(count + 1, count + 1 + order.size, dtype=np.int32)
+    part_labels = lookup[cut]
     return (
         part_labels,
-        np.concatenate(part_boxes).astype(np.int32),
-        np.concatenate(part_centers).astype(np.float32),
-        np.concatenate(parent).astype(np.int32),
+        stats[order, :4].astype(np.int32),
+        centroids[order].astype(np.float32),
+        owner[order].astype(np.int32),
     )
 
 

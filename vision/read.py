@@ -222,8 +222,7 @@ def read_pairs(
         if scores[i] < MIN_PAIR_SCORE:
             break
         pair = pairs[int(i)]
-        # A part and the component it was cut from are the same ink.
-        members = {ink.root(c) for c in (*pair.rank, pair.suit)}
+        members = ink.pair_ink(pair)
         if members & used:
             continue
         used |= members
@@ -302,8 +301,11 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
         if j_p[i] < JOKER_LETTER_P or k_p[i] < JOKER_LETTER_P or used & set(chain):
             continue
         used |= set(chain)
-        pixels = np.isin(ink.labels, [c + 1 for c in chain])
-        mean = image[pixels].mean(axis=0)
+        boxes = ink.boxes[chain]
+        x0, y0 = boxes[:, :2].min(axis=0)
+        x1, y1 = (boxes[:, :2] + boxes[:, 2:]).max(axis=0)
+        pixels = np.isin(ink.labels[y0:y1, x0:x1], [c + 1 for c in chain])
+        mean = image[y0:y1, x0:x1][pixels].mean(axis=0)
         chroma = float(mean.max() - mean.min())
         center = ink.centers[chain[0]]
         readings.append(

@@ -293,10 +293,10 @@ def find_cards(
     regions = paper_regions(small)
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)
-    whole = [p for p in pairs if all(ink.root(c) == c for c in (*p.rank, p.suit))]
+    whole = [p for p in pairs if ink.is_whole(p)]
     readings, letters = read_jokers(ink, whole, small) if game == "standard" else ([], set())
     # A joker's letters are no other card's rank or suit.
-    pairs = [p for p in pairs if not ({ink.root(c) for c in (*p.rank, p.suit)} & letters)]
+    pairs = [p for p in pairs if not (ink.pair_ink(p) & letters)]
     readings += read_pairs(ink, pairs, game, profile)
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
@@ -381,7 +381,7 @@ def learn_photo(
                 found = 0
                 for i in np.argsort(-scores)[:8]:
                     pair = mine[int(i)]
-                    members = {ink.root(c) for c in (*pair.rank, pair.suit)}
+                    members = ink.pair_ink(pair)
                     if members & used:
                         continue
                     center = ink.centers[list(pair.rank)].mean(axis=0)
