@@ -460,6 +460,12 @@ class IndexPair:
     down: tuple[float, float]
 
 
+#: A neighbour at least this size (relative to the glyph) may be its suit symbol, not a speck.
+SUIT_SIZE_RATIO = 0.5
+#: ... and this many of the nearest such neighbours are always paired with it.
+SIZEABLE_NEIGHBOURS = 2
+
+
 def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
     """Every plausible (rank above suit) pair of nearby components of similar size.
 
@@ -500,7 +506,12 @@ def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
         if not near.any():
             continue
         chosen = np.flatnonzero(near)
-        chosen = chosen[np.argsort(distance_a[chosen], kind="stable")][:max_neighbours]
+        chosen = chosen[np.argsort(distance_a[chosen], kind="stable")]
+        # Specks (frame scraps, a neighbour's edge) may crowd the suit out of the nearest few:
+        # the nearest suit-sized neighbours are always offered too.
+        sizeable = chosen[ratio[chosen] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS]
+        nearest = chosen[:max_neighbours]
+        chosen = np.concatenate([nearest, sizeable[~np.isin(sizeable, nearest)]])
         candidates = window[chosen]
         for b in candidates:
             offset = centers[b] - centers[a]

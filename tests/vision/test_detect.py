@@ -141,6 +141,18 @@ def test_a_glyph_centred_off_the_paper_still_pairs_but_other_cards_do_not() -> N
     assert proposed([0, 1]) == []
 
 
+def test_specks_nearer_than_the_suit_do_not_crowd_it_out() -> None:
+    # A rank (size 29) with three frame scraps (size 10) nearer than its suit (size 19).
+    centers = np.array([[354, 1020], [350, 992], [340, 1030], [368, 1030], [354, 1043]], np.float32)
+    sizes = np.array([29, 19, 10, 10, 10], np.float32)
+    corners = (centers - sizes[:, None] / 2).astype(np.int32)
+    boxes = np.column_stack([corners, sizes.astype(np.int32), sizes.astype(np.int32)]).astype(np.int32)
+    ink = Ink(np.zeros((10, 10), np.int32), boxes, centers, sizes, np.zeros(5, np.int32))
+    pairs = [(p.rank, p.suit) for p in index_pairs(ink)]
+    assert ((0,), 1) in pairs  # the rank over its suit, turned half round
+    assert ((0,), 2) in pairs and ((0,), 4) in pairs  # the nearest few are still offered
+
+
 def test_a_card_whose_art_and_rim_cut_into_its_paper_is_still_a_lone_card() -> None:
     # Real decks print art up to a dark rim: the paper left is far from a filled rectangle.
     face = draw_card("9", "clubs", 1.4)
