@@ -2,10 +2,12 @@
 
 A profile holds *exemplars*: feature vectors of the deck's own index glyphs (ranks and
 suit symbols, labelled), which sharpen the generic glyph model by nearest-neighbour
-evidence, and *templates*: small grey pictures of whole card faces, which recognise cards
-whose index cannot be read (Dragon, Phoenix, Dog, jokers).  ``builtin_profile(game)`` is
-the empty profile: the generic model alone.  ``calibrate`` learns a profile from photos
-of the deck's cards laid out face up in rows, in reading order.
+evidence (and the corner marks some decks print on Dog, Phoenix and Dragon, labelled with
+the card's name, which find those cards in fans), and *templates*: small grey pictures of
+whole card faces, which recognise lone cards whose index cannot be read (Dragon, Phoenix,
+Dog, jokers).  ``builtin_profile(game)`` is the empty profile: the generic model alone.
+``calibrate`` learns a profile from photos of the deck's cards laid out face up in rows,
+in reading order.
 """
 
 from __future__ import annotations
@@ -68,8 +70,9 @@ class DeckProfile:
         d2 = (x * x).sum(1)[:, None] + (e * e).sum(1)[None, :] - 2.0 * x @ e.T
         distance = np.sqrt(np.maximum(d2, 0.0))
         evidence = np.full(probabilities.shape, 0.03, np.float32)
-        label_index = np.array([CLASS_INDEX[label] for label in self.labels])
-        for column in np.unique(label_index):
+        # Special cards' corner marks are read by :func:`vision.read.read_marks`, not here.
+        label_index = np.array([CLASS_INDEX.get(label, -1) for label in self.labels])
+        for column in np.unique(label_index[label_index >= 0]):
             nearest = distance[:, label_index == column].min(axis=1)
             evidence[:, column] = np.exp(-0.5 * (nearest / (SPREAD_TOLERANCE * self.spread)) ** 2)
         # "other": as likely as a class whose nearest exemplar lies 2.5 spreads away.

@@ -159,6 +159,8 @@ class IndexReading:
         """The card this index names (a "1" is the Mahjong; a "JOKER" index is a joker)."""
         if self.rank == "1":
             return Card(special=Special.MAHJONG)
+        if self.rank in MARKS:
+            return Card(special=MARKS[self.rank])
         if self.rank == JOKER:
             return Card(special=Special.BIG_JOKER if self.suit == "coloured" else Special.SMALL_JOKER)
         rank = {"J": 11, "Q": 12, "K": 13, "A": 14}.get(self.rank) or int(self.rank)
@@ -239,6 +241,73 @@ def read_pairs(
             )
         )
     return readings
+
+
+#: Special cards a calibrated deck may mark in its index corners, by name.
+MARKS: dict[str, Special] = {"Dog": Special.DOG, "Phoenix": Special.PHOENIX, "Dragon": Special.DRAGON}
+#: A component reads as a special card's mark when its nearest exemplar is that mark, at most
+#: this many exemplar spreads away (calibration photos are clean: their spread is tight) ...
+MARK_SPREADS = 5.0
+#: ... and the nearest exemplar of a rank or suit lies at least this much further.
+MARK_MARGIN = 1.25
+
+
+def read_marks(ink: Ink, readings: list[IndexReading], profile: DeckProfile | None) -> list[IndexReading]:
+    """Special cards (Dog, Phoenix, Dragon) found by the corner marks a calibrated ``profile``
+    learnt from its deck: ink not read as an index, the size of the ``readings``' ranks,
+    looking like one of the marks.  Its size and "down" are its nearest reading's (cards in a
+    fan or pile lie much alike); they place the card, which the scanner may turn half round
+    (a neighbour may show its other, turned index).  Without marks in the profile, none."""
+    if profile is None or not readings:
+        return []
+    is_mark = np.array([label in MARKS for label in profile.labels], bool)
+    if not is_mark.any():
+        return []
+    used: set[int] = set()
+    for reading in readings:
+        used |= ink.pair_ink(reading.pair)
+    typical = float(np.median([r.size for r in readings]))
+    centers = np.array([r.center for r in readings], np.float32)
+    glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = []
+    sizes: list[float] = []
+    for component in range(len(ink.centers)):
+        if ink.root(component) != component or component in used:
+            continue
+        if not 0.6 * typical <= float(ink.sizes[component]) <= 1.6 * typical:
+            continue
+        nearest = readings[int(np.argmin(np.linalg.norm(centers - ink.centers[component], axis=1)))]
+        glyphs.append(((component,), nearest.pair.down))
+        sizes.append(nearest.size)
+    if not glyphs:
+        return []
+    features = glyph_vectors(ink, glyphs)
+    e = profile.exemplars
+    d2 = (features * features).sum(1)[:, None] + (e * e).sum(1)[None, :] - 2.0 * features @ e.T
+    distance = np.sqrt(np.maximum(d2, 0.0))
+    to_mark = np.where(is_mark[None, :], distance, np.inf)
+    to_other = np.where(is_mark[None, :], np.inf, distance).min(axis=1)
+    best = to_mark.argmin(axis=1)
+    best_distance = to_mark[np.arange(len(glyphs)), best]
+    reach = MARK_SPREADS * profile.spread
+    found: dict[str, IndexReading] = {}
+    for i in np.argsort(best_distance):
+        if best_distance[i] > reach or to_other[i] < MARK_MARGIN * best_distance[i]:
+            continue
+        components, down = glyphs[int(i)]
+        name = profile.labels[int(best[i])]
+        component = components[0]
+        score = float(np.exp(-0.5 * (best_distance[i] / reach) ** 2))
+        if name not in found:
+            center = ink.centers[component]
+            found[name] = IndexReading(
+                IndexPair(components, component, down),
+                name,
+                "",
+                score,
+                (float(center[0]), float(center[1])),
+                sizes[int(i)],
+            )
+    return list(found.values())
 
 
 def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[list[IndexReading], set[int]]:

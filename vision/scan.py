@@ -7,6 +7,8 @@
   its corners are the outline's;
 - indices in a fan or pile are one card each, except two indices naming the same card
   whose predicted card centres coincide; corners are predicted from the index geometry;
+- a calibrated deck's special cards are also found by their corner marks (Dog, Phoenix,
+  Dragon in a fan), placed like their nearest neighbour's index;
 - a lone card outline without a readable index is matched against the profile's
   whole-card templates (special cards, jokers); without a match it is not a card face
   (a card back, a chip, a note).
@@ -15,15 +17,16 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
-from companion.cards import Card, card_points, parse_cards
-from vision.detect import Regions, index_pairs, ink_components, paper_regions, working_image
+from companion.cards import Card, Special, card_points, parse_cards
+from vision.detect import Ink, Regions, index_pairs, ink_components, paper_regions, working_image
 from vision.profile import DeckProfile, card_template, deck_of
-from vision.read import IndexReading, read_jokers, read_pairs
+from vision.read import IndexReading, read_jokers, read_marks, read_pairs
 
 # Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
 # the rank glyph's centre): a typical index sits near the top-left corner.
@@ -298,6 +301,8 @@ def find_cards(
     # A joker's letters are no other card's rank or suit.
     pairs = [p for p in pairs if not (ink.pair_ink(p) & letters)]
     readings += read_pairs(ink, pairs, game, profile)
+    if game == "tichu":
+        readings += [_facing_paper(mark, regions.paper) for mark in read_marks(ink, readings, profile)]
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
         FoundCard(
@@ -308,6 +313,21 @@ def find_cards(
         for c in candidates
     ]
     return cards, {"regions": regions, "ink": ink, "readings": readings, "scale": scale, "small": small}
+
+
+def _facing_paper(reading: IndexReading, paper: np.ndarray) -> IndexReading:
+    """``reading`` turned half round when its card would then lie more on paper: a special
+    card's mark takes "down" from a neighbour, which may show its other, turned index."""
+    pair = reading.pair
+    turned = replace(reading, pair=replace(pair, down=(-pair.down[0], -pair.down[1])))
+
+    def paper_share(candidate: IndexReading) -> float:
+        mask = np.zeros(paper.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(predicted_card(candidate)).astype(np.int32)], 1)
+        inside = int(mask.sum())
+        return float(np.count_nonzero(paper[mask > 0])) / inside if inside else 0.0
+
+    return turned if paper_share(turned) > paper_share(reading) else reading
 
 
 def scan_image(image: np.ndarray, game: str = "tichu", profile: DeckProfile | None = None) -> ScanResult:
@@ -404,8 +424,48 @@ def learn_photo(
                     found += 1
                     if found == 2:
                         break
+        elif card.special in MARKED_SPECIALS:
+            for component in _corner_marks(ink, region, quad):
+                vectors.append(glyph_vector(ink, (component,), _mark_down(ink, component, quad)))
+                labels.append(str(card))
         results.append((vectors, labels, card, template))
     return results
+
+
+#: Special cards whose index corner may show a mark of their own (a letter, a symbol): a
+#: calibrated deck's marks find these cards in fans and piles, where no outline shows.
+MARKED_SPECIALS = (Special.DOG, Special.PHOENIX, Special.DRAGON)
+#: A mark's size (long side of its box, over 1.25) lies in this share of the card's long side.
+MARK_SIZE = (0.05, 0.2)
+#: ... and its centre lies within this share of the long side from a corner.
+MARK_REACH = 0.18
+
+
+def _corner_marks(ink: Ink, region: int, quad: np.ndarray) -> list[int]:
+    """The whole ink components of lone card ``region`` (outline ``quad``) that lie in its
+    corners and are the size of an index glyph: a special card's corner marks."""
+    long_side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).max())
+    marks = []
+    for component in np.flatnonzero(ink.region == region):
+        if ink.root(int(component)) != component:
+            continue
+        size = float(ink.sizes[component])
+        if not MARK_SIZE[0] * long_side <= size <= MARK_SIZE[1] * long_side:
+            continue
+        corner_distance = float(np.min(np.linalg.norm(quad - ink.centers[component], axis=1)))
+        if corner_distance <= MARK_REACH * long_side:
+            marks.append(int(component))
+    return marks
+
+
+def _mark_down(ink: Ink, component: int, quad: np.ndarray) -> tuple[float, float]:
+    """A corner mark's "down": along the card's long side, towards the card's middle."""
+    sides = quad - np.roll(quad, 1, axis=0)
+    long_axis = sides[int(np.argmax(np.linalg.norm(sides, axis=1)))]
+    long_axis = long_axis / max(float(np.linalg.norm(long_axis)), 1e-6)
+    if float(np.dot(quad.mean(axis=0) - ink.centers[component], long_axis)) < 0:
+        long_axis = -long_axis
+    return float(long_axis[0]), float(long_axis[1])
 
 
 def _reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -183,6 +184,27 @@ def test_special_cards_of_a_calibrated_deck_are_read_by_their_pictures(
         paste_face(scene, style, card, 130, (130 + k * 210, 250), angle)
     found = sorted(str(c.card) for c in scan_image(scene, "tichu", profile).cards)
     assert found == sorted(str(c) for c in cards)
+
+
+def test_a_special_card_in_a_fan_is_found_by_the_corner_mark_calibration_learnt(style: DeckStyle) -> None:
+    # In a fan only the Dragon's corner shows: no outline for its picture, no rank to read,
+    # but this deck marks its specials' corners, and calibration learnt the marks.
+    marked = dataclasses.replace(style, special_mark="symbol")
+    deck = list(tichu_deck())
+    profile = calibrate(
+        [(layout_photo(marked, deck[i : i + 14]), deck[i : i + 14]) for i in range(0, len(deck), 14)], "tichu"
+    )
+    assert sorted(set(profile.labels) & {"Dog", "Phoenix", "Dragon"}) == ["Dog", "Dragon", "Phoenix"]
+    fan = [Card.parse(c) for c in ("7j", "8s", "Dragon", "9p", "10t")]
+    scene = table(520, 900, seed=3)
+    for k, card in enumerate(fan):
+        paste_face(scene, marked, card, 150, (220 + k * 60, 260 + k * 4), 3.0)
+    found = scan_image(scene, "tichu", profile).cards
+    assert sorted(str(c.card) for c in found) == sorted(str(c) for c in fan)
+    dragon = next(c for c in found if str(c.card) == "Dragon")
+    assert cv2.pointPolygonTest(dragon.corners.reshape(-1, 1, 2), (340.0, 264.0), False) >= 0
+    # Without calibration the mark means nothing: the other four are read, no Dragon.
+    assert sorted(str(c.card) for c in scan_image(scene, "tichu").cards) == ["10t", "7j", "8s", "9p"]
 
 
 def test_whole_card_templates_tell_apart_pictures_that_differ_only_in_colour() -> None:
