@@ -147,6 +147,15 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper)
 
 
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    """(4,) lengths of a (4, 2) outline's sides, the first from the last corner to the first.
+
+    >>> side_lengths(np.array([[0, 0], [4, 0], [4, 3], [0, 3]], np.float32)).tolist()
+    [3.0, 4.0, 3.0, 4.0]
+    """
+    return np.asarray(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
+
+
 def _card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
     """The contour's quadrilateral outline when it is one card-shaped region, else None."""
     hull = cv2.convexHull(contour)
@@ -167,7 +176,7 @@ def _card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
         quad = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
     if float(cv2.contourArea(quad)) < MIN_QUAD_FILL * hull_area:
         return None
-    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    sides = side_lengths(quad)
     long_side = (sides[0] + sides[2]) / 2.0
     short_side = (sides[1] + sides[3]) / 2.0
     if short_side > long_side:

@@ -47,6 +47,16 @@ def deck_of(game: str) -> Deck:
     return Deck.TICHU if game == "tichu" else Deck.STANDARD
 
 
+def euclidean_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) distances between the rows of (N, F) ``a`` and (M, F) ``b``.
+
+    >>> euclidean_distances(np.array([[0.0, 0.0], [3.0, 4.0]]), np.array([[0.0, 0.0]])).ravel().tolist()
+    [0.0, 5.0]
+    """
+    d2 = (a * a).sum(1)[:, None] + (b * b).sum(1)[None, :] - 2.0 * a @ b.T
+    return np.asarray(np.sqrt(np.maximum(d2, 0.0)))
+
+
 @dataclass
 class DeckProfile:
     """A deck's exemplar glyphs (``exemplars`` (N, F) float32 with ``labels`` (N,) class
@@ -65,10 +75,7 @@ class DeckProfile:
 
         if self.exemplars.shape[0] == 0:
             return probabilities
-        x = features.astype(np.float32)
-        e = self.exemplars
-        d2 = (x * x).sum(1)[:, None] + (e * e).sum(1)[None, :] - 2.0 * x @ e.T
-        distance = np.sqrt(np.maximum(d2, 0.0))
+        distance = euclidean_distances(features.astype(np.float32), self.exemplars)
         evidence = np.full(probabilities.shape, 0.03, np.float32)
         # Special cards' corner marks are read by :func:`vision.read.read_marks`, not here.
         label_index = np.array([CLASS_INDEX.get(label, -1) for label in self.labels])
@@ -282,8 +289,7 @@ def _spread(exemplars: np.ndarray, labels: Sequence[str], sources: Sequence[int]
     (the two indices of one card are near twins), or half the nearest other class's."""
     if len(exemplars) < 2:
         return 1.0
-    d2 = (exemplars**2).sum(1)[:, None] + (exemplars**2).sum(1)[None, :] - 2 * exemplars @ exemplars.T
-    distance = np.sqrt(np.maximum(d2, 0))
+    distance = euclidean_distances(exemplars, exemplars)
     card = np.asarray(sources)
     distance[card[:, None] == card[None, :]] = np.inf
     same = np.array(labels)[:, None] == np.array(labels)[None, :]

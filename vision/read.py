@@ -280,10 +280,9 @@ def read_marks(ink: Ink, readings: list[IndexReading], profile: DeckProfile | No
         sizes.append(nearest.size)
     if not glyphs:
         return []
-    features = glyph_vectors(ink, glyphs)
-    e = profile.exemplars
-    d2 = (features * features).sum(1)[:, None] + (e * e).sum(1)[None, :] - 2.0 * features @ e.T
-    distance = np.sqrt(np.maximum(d2, 0.0))
+    from vision.profile import euclidean_distances
+
+    distance = euclidean_distances(glyph_vectors(ink, glyphs), profile.exemplars)
     to_mark = np.where(is_mark[None, :], distance, np.inf)
     to_other = np.where(is_mark[None, :], np.inf, distance).min(axis=1)
     best = to_mark.argmin(axis=1)
@@ -293,20 +292,19 @@ def read_marks(ink: Ink, readings: list[IndexReading], profile: DeckProfile | No
     for i in np.argsort(best_distance):
         if best_distance[i] > reach or to_other[i] < MARK_MARGIN * best_distance[i]:
             continue
-        components, down = glyphs[int(i)]
         name = profile.labels[int(best[i])]
-        component = components[0]
-        score = float(np.exp(-0.5 * (best_distance[i] / reach) ** 2))
-        if name not in found:
-            center = ink.centers[component]
-            found[name] = IndexReading(
-                IndexPair(components, component, down),
-                name,
-                "",
-                score,
-                (float(center[0]), float(center[1])),
-                sizes[int(i)],
-            )
+        if name in found:
+            continue
+        components, down = glyphs[int(i)]
+        center = ink.centers[components[0]]
+        found[name] = IndexReading(
+            IndexPair(components, components[0], down),
+            name,
+            "",
+            float(np.exp(-0.5 * (best_distance[i] / reach) ** 2)),
+            (float(center[0]), float(center[1])),
+            sizes[int(i)],
+        )
     return list(found.values())
 
 

@@ -24,7 +24,15 @@ import cv2
 import numpy as np
 
 from companion.cards import Card, Special, card_points, parse_cards
-from vision.detect import Ink, Regions, index_pairs, ink_components, paper_regions, working_image
+from vision.detect import (
+    Ink,
+    Regions,
+    index_pairs,
+    ink_components,
+    paper_regions,
+    side_lengths,
+    working_image,
+)
 from vision.profile import DeckProfile, card_template, deck_of
 from vision.read import IndexReading, read_jokers, read_marks, read_pairs
 
@@ -132,8 +140,7 @@ def predicted_card(reading: IndexReading) -> np.ndarray:
 
 def _near_a_corner(reading: IndexReading, quad: np.ndarray) -> bool:
     """True when the index lies in a corner of the lone card ``quad`` (not among its pips)."""
-    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-    reach = 0.38 * float(sides.min())
+    reach = 0.38 * float(side_lengths(quad).min())
     return bool(np.min(np.linalg.norm(quad - np.asarray(reading.center), axis=1)) <= reach + reading.size)
 
 
@@ -186,10 +193,8 @@ def assemble(
         confidence *= sum(r.score for r in agreeing) / sum(r.score for r in members)
         best = max(agreeing, key=lambda r: r.score)
         corners = order_corners(quad, best.pair.down)
-        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
-        candidates.append(
-            _Candidate(card, confidence, corners, corners.mean(axis=0), float(sides.max()), outlined=True)
-        )
+        height = float(side_lengths(corners).max())
+        candidates.append(_Candidate(card, confidence, corners, corners.mean(axis=0), height, outlined=True))
     # Lone cards without a readable index: whole-card templates (specials, jokers).
     if profile is not None and profile.templates:
         for region, quad in enumerate(regions.quads):
@@ -199,10 +204,9 @@ def assemble(
             if name is not None and score >= TEMPLATE_THRESHOLD and lead >= TEMPLATE_LEAD:
                 card = parse_cards(name, deck_of(game))[0]
                 corners = order_corners(quad, (0.0, 1.0))
-                sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
-                candidates.append(
-                    _Candidate(card, score, corners, corners.mean(axis=0), float(sides.max()), outlined=True)
-                )
+                height = float(side_lengths(corners).max())
+                center = corners.mean(axis=0)
+                candidates.append(_Candidate(card, score, corners, center, height, outlined=True))
     # Fans and piles: one card per index, merging the two indices of one card.
     loose.sort(key=lambda r: -r.score)
     kept: list[_Candidate] = []
@@ -361,7 +365,7 @@ def learn_photo(
     quads = [regions.quads[i] for i in lone]
     centers = np.array([q.mean(axis=0) for q in quads if q is not None])
     heights = np.array(
-        [np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max() for q in quads if q is not None]
+        [side_lengths(q).max() for q in quads if q is not None]
     )
     order = _reading_order(centers, heights)
     ink = ink_components(small, regions)
@@ -444,7 +448,7 @@ MARK_REACH = 0.18
 def _corner_marks(ink: Ink, region: int, quad: np.ndarray) -> list[int]:
     """The whole ink components of lone card ``region`` (outline ``quad``) that lie in its
     corners and are the size of an index glyph: a special card's corner marks."""
-    long_side = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).max())
+    long_side = float(side_lengths(quad).max())
     marks = []
     for component in np.flatnonzero(ink.region == region):
         if ink.root(int(component)) != component:
@@ -460,8 +464,8 @@ def _corner_marks(ink: Ink, region: int, quad: np.ndarray) -> list[int]:
 
 def _mark_down(ink: Ink, component: int, quad: np.ndarray) -> tuple[float, float]:
     """A corner mark's "down": along the card's long side, towards the card's middle."""
-    sides = quad - np.roll(quad, 1, axis=0)
-    long_axis = sides[int(np.argmax(np.linalg.norm(sides, axis=1)))]
+    longest = int(np.argmax(side_lengths(quad)))
+    long_axis = quad[longest] - quad[longest - 1]
     long_axis = long_axis / max(float(np.linalg.norm(long_axis)), 1e-6)
     if float(np.dot(quad.mean(axis=0) - ink.centers[component], long_axis)) < 0:
         long_axis = -long_axis
