@@ -86,7 +86,8 @@ class Regions:
     ``labels``: (H, W) int32, 0 = no paper, i + 1 = region i (holes filled);
     ``quads``: per region, a (4, 2) float32 outline when the region is one lone card
     (a filled, card-shaped quadrilateral), else None; ``areas``: pixel area per region;
-    ``paper``: (H, W) uint8 paper mask (255) the regions were made from.
+    ``paper``: (H, W) uint8 paper mask (255): the lit paper the regions were made from and
+    the paper in shade around it (:func:`shaded_paper`), where ink may lie.
     """
 
     labels: np.ndarray
@@ -114,6 +115,43 @@ def paper_mask(image: np.ndarray) -> np.ndarray:
     # Paper may pick up a tint from the light: allow more saturation on brighter paper.
     pale = saturation.astype(np.int16) < (PALE_BASE + (value.astype(np.int16) - int(threshold)) // 2)
     return ((bright & pale).astype(np.uint8)) * 255
+
+
+#: Paper in shade (a hand's, a phone's) is pale and nearly as bright as the brightest pixel
+#: within a few glyph sizes ...
+SHADE_RATIO = 0.85
+#: ... at least this share of the lit paper's median brightness (a grey card back is darker) ...
+SHADE_FLOOR = 0.65
+#: ... and greyer than lit paper may be (HSV saturation, 0-255).
+SHADE_SATURATION = 30
+
+
+def shaded_paper(image: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 mask (255) of paper that the lit ``paper`` mask (:func:`paper_mask`) misses
+    because a shadow falls on it: pale pixels nearly as bright as their brightest neighbours,
+    and not much darker than the lit paper.  Ink in shade is then still ink on paper.
+
+    >>> image = np.full((60, 80, 3), (160, 60, 20), np.uint8)  # a blue table
+    >>> image[10:50, 10:70] = 235; image[10:50, 40:70] = 170  # a card, half in shade
+    >>> lit = paper_mask(image)
+    >>> int(lit[30, 20]), int(lit[30, 60]), int(shaded_paper(image, lit)[30, 60])
+    (255, 0, 255)
+    """
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    saturation, value = hsv[:, :, 1], hsv[:, :, 2]
+    if not paper.any():
+        return np.zeros(paper.shape, np.uint8)
+    lit = float(np.median(value[paper > 0]))
+    side = 2 * max(9, (min(image.shape[:2]) // 60) | 1) + 1
+    brightest = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
+    shade = (
+        (value.astype(np.float32) >= SHADE_RATIO * brightest)
+        & (value >= SHADE_FLOOR * lit)
+        & (saturation < SHADE_SATURATION)
+        & (paper == 0)
+    )
+    mask: np.ndarray = shade.astype(np.uint8) * 255
+    return mask
 
 
 def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regions:
@@ -144,6 +182,8 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         quads.append(_card_quad(contour, area) if area <= MAX_CARD_AREA * height * width else None)
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
+    # Regions and outlines come from lit paper only (a shadow's edge is no card's edge).
+    paper = cv2.bitwise_or(paper, shaded_paper(image, paper))
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper)
 
 

@@ -186,3 +186,19 @@ def test_a_rank_blurred_into_its_suit_is_read_from_its_two_parts() -> None:
     assert int((ink.parent == fused[0]).sum()) == 2
     readings = read_pairs(ink, index_pairs(ink), "standard")
     assert [(r.rank, r.suit) for r in readings if top_left(*r.center)] == [("7", "hearts")]
+
+
+def test_an_index_in_a_shadow_is_still_ink_on_paper() -> None:
+    # A light blue cloth pulls the brightness threshold up between cloth and paper, so the
+    # shaded half of the card falls below it; its index must still be found.
+    scene = table(400, 400)
+    scene[:] = (215, 175, 120)
+    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 0)
+    scene[:, :200] = (scene[:, :200] * 0.72).astype(np.uint8)  # the shadow of a hand
+    regions = paper_regions(scene)
+    assert paper_mask(scene)[121, 147 + 15] == 0  # the lit paper mask misses the shaded paper
+    ink = ink_components(scene, regions)
+    ranks = [pair.rank for pair in index_pairs(ink) if len(pair.rank) == 1]
+    assert any(np.linalg.norm(ink.centers[rank[0]] - (147, 121)) < 6 for rank in ranks)
+    # The shaded cloth is no paper.
+    assert regions.paper[20, 20] == 0 and regions.paper[20, 380] == 0
