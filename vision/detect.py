@@ -26,8 +26,16 @@ import numpy as np
 WORK_SIDE = 1280
 #: Paper may be this saturated (HSV, 0-255) at the brightness threshold, more when brighter.
 PALE_BASE = 45
-#: Tangled ink covering more of the photo than this (a patterned table) is left alone.
+#: Tangled ink covering more of the photo than this is a *network* (the frames and edges of a
+#: whole fan joined up, or a patterned cloth): only its lines that are plainly lines are erased.
 MAX_TANGLE = 0.03
+#: Tangled ink covering more of the photo than this is left alone.
+MAX_NETWORK = 0.2
+#: A network's line is plainly a line when it is ink along this share of its length ...
+LINE_INK = 0.9
+#: ... and the ink ends within ``LINE_REACH`` pixels on one of its sides along this share.
+LINE_SIDE_CLEAR = 0.9
+LINE_REACH = 5
 #: A lone card covers at most this share of the photo.
 MAX_CARD_AREA = 0.6
 #: A lone card's four-cornered outline covers at least this share of its convex hull (its
@@ -310,18 +318,23 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     max_size = 0.12 * max(image.shape[:2])
     compact, tangled = _glyph_shapes(stats[1:], min_size, max_size)
     # Masses of ink (a patterned table) are not worth untangling: frames are thin.
-    tangled &= stats[1:, 4] < MAX_TANGLE * mask.size
+    tangled &= stats[1:, 4] < MAX_NETWORK * mask.size
     if tangled.any():
         # Glyphs touching a thin frame line or card edge merge with it into one big, hollow
         # component: erase the long straight lines in those and label again.
         lookup = np.zeros(count, np.uint8)
         lookup[np.flatnonzero(tangled) + 1] = 255
         knot = lookup[labels]
+        networks = np.zeros(count, bool)
+        networks[1:] = tangled & (stats[1:, 4] >= MAX_TANGLE * mask.size)
         # Long straight lines (frames, card edges) are erased; glyph strokes are too short.
         length = max(30, round(0.035 * max(image.shape[:2])))
         lines = cv2.HoughLinesP(knot, 1, np.pi / 180, threshold=length, minLineLength=length, maxLineGap=2)
         unlined = knot.copy()
         for x0, y0, x1, y1 in lines.reshape(-1, 4) if lines is not None else []:
+            # In a network's dense ink, Hough also finds "lines" running across glyphs.
+            if networks[labels[(y0 + y1) // 2, (x0 + x1) // 2]] and not _plain_line(knot, (x0, y0, x1, y1)):
+                continue
             cv2.line(unlined, (int(x0), int(y0)), (int(x1), int(y1)), 0, 3)
         mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), unlined)
         count, labels, stats, centroids = label_components(mask)
@@ -363,6 +376,41 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         parent=parent,
         part_labels=part_labels,
     )
+
+
+def _plain_line(mask: np.ndarray, segment: tuple[int, int, int, int]) -> bool:
+    """True when the segment (x0, y0, x1, y1) runs along ink in ``mask`` (H, W) and the ink
+    ends within ``LINE_REACH`` pixels on one side of it nearly all the way: a frame line or a
+    card's edge, not a chord through a cluster of glyphs.
+
+    >>> mask = np.zeros((40, 60), np.uint8); mask[20:23, 5:55] = 255
+    >>> _plain_line(mask, (5, 21, 54, 21))
+    True
+    >>> mask[8:21, 25:35] = 255  # a glyph touching the line from above
+    >>> _plain_line(mask, (5, 21, 54, 21)), _plain_line(mask, (5, 12, 54, 30))
+    (True, False)
+    """
+    x0, y0, x1, y1 = (float(v) for v in segment)
+    length = max(float(np.hypot(x1 - x0, y1 - y0)), 1.0)
+    steps = np.linspace(0.0, 1.0, int(length // 2) + 1)
+    xs, ys = x0 + (x1 - x0) * steps, y0 + (y1 - y0) * steps
+    normal = (-(y1 - y0) / length, (x1 - x0) / length)
+    height, width = mask.shape
+
+    def ink_at(offset: float) -> np.ndarray:
+        x = np.clip(np.round(xs + offset * normal[0]).astype(np.int32), 0, width - 1)
+        y = np.clip(np.round(ys + offset * normal[1]).astype(np.int32), 0, height - 1)
+        return np.asarray(mask[y, x] > 0)
+
+    if ink_at(0.0).mean() < LINE_INK:
+        return False
+    for side in (1.0, -1.0):
+        ends = np.zeros(steps.size, bool)
+        for reach in range(2, LINE_REACH + 1):
+            ends |= ~ink_at(side * reach)
+        if ends.mean() >= LINE_SIDE_CLEAR:
+            return True
+    return False
 
 
 #: Components at least this long (pixels) may be a rank and its suit blurred together.

@@ -202,3 +202,22 @@ def test_an_index_in_a_shadow_is_still_ink_on_paper() -> None:
     assert any(np.linalg.norm(ink.centers[rank[0]] - (147, 121)) < 6 for rank in ranks)
     # The shaded cloth is no paper.
     assert regions.paper[20, 20] == 0 and regions.paper[20, 380] == 0
+
+
+def test_a_glyph_touching_the_frames_of_a_whole_fan_is_freed_from_them() -> None:
+    # A fan's frame lines and card edges join into one network of ink over 3 % of the photo;
+    # a rank touching one of them must still come out as a glyph of its own.
+    scene = table(400, 400)
+    cv2.rectangle(scene, (20, 20), (380, 390), (235, 235, 235), -1)
+    for x in range(40, 380, 36):
+        cv2.line(scene, (x, 30), (x, 380), (40, 40, 40), 3)
+    cv2.line(scene, (40, 380), (364, 380), (40, 40, 40), 3)
+    assert (scene[:, :, 0] < 60).mean() > 0.03
+    cv2.putText(scene, "K", (184, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2)  # on the line x=184
+    ink = ink_components(scene, paper_regions(scene))
+    found = [
+        k
+        for k, (x, y) in enumerate(ink.centers)
+        if 186 <= x <= 204 and 50 <= y <= 72 and 12 <= ink.sizes[k] <= 30
+    ]
+    assert len(found) == 1
