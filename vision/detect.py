@@ -17,6 +17,7 @@ Reading the proposals is :mod:`vision.read`'s job.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -330,7 +331,11 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         # Long straight lines (frames, card edges) are erased; glyph strokes are too short.
         length = max(30, round(0.035 * max(image.shape[:2])))
         lines = cv2.HoughLinesP(knot, 1, np.pi / 180, threshold=length, minLineLength=length, maxLineGap=2)
-        unlined = knot.copy()
+        # Straight runs of ink longer than any glyph stroke are frame lines or card edges,
+        # whatever their width; the Hough segments (drawn 3 pixels wide) take their blurred
+        # margins and the lines a few pixels of noise break up.
+        runs = straight_runs(knot, max(30, round(STRAIGHT_RUN * max(image.shape[:2]))))
+        unlined = cv2.bitwise_and(knot, cv2.bitwise_not(runs))
         for x0, y0, x1, y1 in lines.reshape(-1, 4) if lines is not None else []:
             # In a network's dense ink, Hough also finds "lines" running across glyphs.
             if networks[labels[(y0 + y1) // 2, (x0 + x1) // 2]] and not _plain_line(knot, (x0, y0, x1, y1)):
@@ -376,6 +381,56 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         parent=parent,
         part_labels=part_labels,
     )
+
+
+#: Ink running straight this far (a share of the working image's long side, 51 pixels at
+#: 1280) is a line, not a glyph stroke.
+STRAIGHT_RUN = 0.04
+#: Directions tried for straight runs (every 12 degrees).
+STRAIGHT_ANGLES = 15
+
+
+@functools.cache
+def _line_kernels(length: int) -> tuple[np.ndarray, ...]:
+    """One-pixel-wide line structuring elements of ``length``, one per direction."""
+    kernels = []
+    middle = (length - 1) / 2
+    for angle in np.arange(STRAIGHT_ANGLES) * np.pi / STRAIGHT_ANGLES:
+        kernel = np.zeros((length, length), np.uint8)
+        dx, dy = middle * np.cos(angle), middle * np.sin(angle)
+        start = (round(middle - dx), round(middle - dy))
+        end = (round(middle + dx), round(middle + dy))
+        cv2.line(kernel, start, end, 1, 1)
+        kernels.append(kernel)
+    return tuple(kernels)
+
+
+def straight_runs(mask: np.ndarray, length: int) -> np.ndarray:
+    """(H, W) uint8 mask (255) of the ink in ``mask`` lying on a straight run at least
+    ``length`` pixels long in some direction (an opening with a line at each angle), grown
+    by a pixel to take the line's blurred margin.
+
+    >>> mask = np.zeros((80, 80), np.uint8)
+    >>> _ = cv2.line(mask, (5, 10), (75, 60), 255, 2)  # a frame line
+    >>> mask[40:60, 10:14] = 255  # a glyph stroke, 20 pixels long
+    >>> runs = straight_runs(mask, 40)
+    >>> int(runs[35, 40]), int(runs[50, 12])
+    (255, 0)
+    >>> bool(straight_runs(mask[35:65, 5:20], 40).any())  # the stroke alone, filling its box
+    False
+    """
+    runs = np.zeros(mask.shape, np.uint8)
+    ys, xs = np.nonzero(mask)
+    if ys.size == 0:
+        return runs
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    box = mask[y0:y1, x0:x1]
+    window = runs[y0:y1, x0:x1]
+    for kernel in _line_kernels(length):
+        # Outside the box is no ink (OpenCV's default border would count it as ink).
+        opened = cv2.morphologyEx(box, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        cv2.bitwise_or(window, opened, dst=window)
+    return cv2.dilate(runs, np.ones((3, 3), np.uint8))
 
 
 def _plain_line(mask: np.ndarray, segment: tuple[int, int, int, int]) -> bool:
