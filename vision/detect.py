@@ -115,7 +115,11 @@ def paper_mask(image: np.ndarray) -> np.ndarray:
     >>> int(paper_mask(image)[20, 20]), int(paper_mask(image)[2, 2])
     (255, 0)
     """
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    return _lit_paper(cv2.cvtColor(image, cv2.COLOR_BGR2HSV))
+
+
+def _lit_paper(hsv: np.ndarray) -> np.ndarray:
+    """:func:`paper_mask` of an (H, W, 3) uint8 HSV image."""
     saturation = hsv[:, :, 1]
     value = hsv[:, :, 2]
     otsu, _ = cv2.threshold(value, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -135,23 +139,24 @@ SHADE_FLOOR = 0.65
 SHADE_SATURATION = 30
 
 
-def shaded_paper(image: np.ndarray, paper: np.ndarray) -> np.ndarray:
+def shaded_paper(hsv: np.ndarray, paper: np.ndarray) -> np.ndarray:
     """(H, W) uint8 mask (255) of paper that the lit ``paper`` mask (:func:`paper_mask`) misses
     because a shadow falls on it: pale pixels nearly as bright as their brightest neighbours,
     and not much darker than the lit paper.  Ink in shade is then still ink on paper.
+    ``hsv``: the (H, W, 3) uint8 HSV working image.
 
     >>> image = np.full((60, 80, 3), (160, 60, 20), np.uint8)  # a blue table
     >>> image[10:50, 10:70] = 235; image[10:50, 40:70] = 170  # a card, half in shade
     >>> lit = paper_mask(image)
-    >>> int(lit[30, 20]), int(lit[30, 60]), int(shaded_paper(image, lit)[30, 60])
+    >>> hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    >>> int(lit[30, 20]), int(lit[30, 60]), int(shaded_paper(hsv, lit)[30, 60])
     (255, 0, 255)
     """
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     saturation, value = hsv[:, :, 1], hsv[:, :, 2]
     if not paper.any():
         return np.zeros(paper.shape, np.uint8)
     lit = float(np.median(value[paper > 0]))
-    side = 2 * max(9, (min(image.shape[:2]) // 60) | 1) + 1
+    side = 2 * _background_side(hsv.shape) + 1
     brightest = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
     shade = (
         (value.astype(np.float32) >= SHADE_RATIO * brightest)
@@ -172,7 +177,8 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
     >>> len(regions.quads), regions.quads[0] is not None
     (1, True)
     """
-    paper = paper_mask(image)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    paper = _lit_paper(hsv)
     height, width = paper.shape
     opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     # Close small gaps (an index touching a frame line) without joining cards that lie apart.
@@ -192,7 +198,7 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
     # Regions and outlines come from lit paper only (a shadow's edge is no card's edge).
-    paper = cv2.bitwise_or(paper, shaded_paper(image, paper))
+    paper = cv2.bitwise_or(paper, shaded_paper(hsv, paper))
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper)
 
 
@@ -293,10 +299,16 @@ def ink_mask(image: np.ndarray) -> np.ndarray:
     return ink_darkness(image)[0]
 
 
+def _background_side(shape: tuple[int, ...]) -> int:
+    """Odd side (pixels) of the window over which the paper around ink is estimated: a few
+    glyph sizes."""
+    return max(9, (min(shape[:2]) // 60) | 1)
+
+
 def ink_darkness(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ink_mask` and the (H, W) float32 darkness in [0, 1] it thresholds (at 0.56)."""
     darkest = cv2.min(cv2.min(image[:, :, 0], image[:, :, 1]), image[:, :, 2])
-    side = max(9, (min(image.shape[:2]) // 60) | 1)
+    side = _background_side(image.shape)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     background = cv2.blur(cv2.dilate(darkest, kernel), (side, side)).astype(np.float32)
     contrast = (background - darkest.astype(np.float32)) / (0.5 * background + 1.0)

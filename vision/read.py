@@ -12,16 +12,13 @@ import functools
 import importlib.resources
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from companion.cards import Card, Special, Suit
 from vision.detect import IndexPair, Ink, component_mask
 from vision.features import FEATURE_LENGTH, GLYPH_SIZE, glyph_features_batch, upright_glyph
-
-if TYPE_CHECKING:
-    from vision.profile import DeckProfile
+from vision.profile import DeckProfile, euclidean_distances
 
 RANK_CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_CLASSES: tuple[str, ...] = ("jade", "sword", "pagoda", "star", "clubs", "diamonds", "hearts", "spades")
@@ -280,8 +277,6 @@ def read_marks(ink: Ink, readings: list[IndexReading], profile: DeckProfile | No
         sizes.append(nearest.size)
     if not glyphs:
         return []
-    from vision.profile import euclidean_distances
-
     distance = euclidean_distances(glyph_vectors(ink, glyphs), profile.exemplars)
     to_mark = np.where(is_mark[None, :], distance, np.inf)
     to_other = np.where(is_mark[None, :], np.inf, distance).min(axis=1)
