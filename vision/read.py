@@ -55,6 +55,23 @@ JOKER_LETTER_P = 0.4
 #: Ink whose mean colour has at least this chroma (largest minus smallest BGR channel) is a
 #: coloured joker's; black ink under tinted light stays well below it.
 JOKER_COLOURED = 35
+#: Suit ink whose absorption (1 - ink / paper, per BGR channel) varies across the channels
+#: by less than this share of its strongest is neutral (black, grey, brown) ...
+NEUTRAL_SATURATION = 0.2
+#: ... and by at least this share, coloured; its hue is the channel it absorbs least.
+COLOURED_SATURATION = 0.3
+#: The suits of standard decks each ink colour may be, in every ordinary deck: two-colour
+#: (black clubs and spades, red hearts and diamonds) and four-colour (green clubs, blue or
+#: orange diamonds).  Orange, magenta and red all absorb red least.
+STANDARD_SUIT_COLOURS: dict[str, tuple[str, ...]] = {
+    "neutral": ("clubs", "spades"),
+    "red": ("hearts", "diamonds"),
+    "green": ("clubs",),
+    "blue": ("diamonds",),
+}
+#: A suit its symbol's colour rules out keeps this share of its probability (the colour is
+#: measured on a few blurred pixels, so it never vetoes outright).
+COLOUR_MISMATCH = 0.1
 #: A pair reads as an index corner only above this score.
 MIN_PAIR_SCORE = 0.75
 #: ... and above this one when a glyph of the pair has little paper around it.
@@ -172,10 +189,68 @@ def classify_glyphs(features: np.ndarray, profile: DeckProfile | None) -> np.nda
     return probabilities
 
 
+def ink_colour(image: np.ndarray, ink: Ink, component: int) -> str:
+    """The colour name of a component's ink against the paper around it: "neutral", "red",
+    "green", "blue", or "" when unsure (too few pixels, too little paper, in between).
+
+    ``image``: the (H, W, 3) uint8 BGR working image ``ink`` was found in.  Dividing by the
+    paper's own colour cancels tinted light; measuring how the channels are absorbed, not
+    the ink's brightness, keeps a blurred symbol's colour.
+
+    >>> image = np.full((40, 40, 3), (200, 215, 230), np.uint8)  # warm light on white paper
+    >>> image[10:20, 10:20] = (40, 45, 190)  # a red heart
+    >>> image[25:35, 25:35] = (30, 35, 40)  # a black spade
+    >>> labels = np.zeros((40, 40), np.int32); labels[10:20, 10:20] = 1; labels[25:35, 25:35] = 2
+    >>> darkness = (labels > 0).astype(np.float32)
+    >>> boxes = np.array([[10, 10, 10, 10], [25, 25, 10, 10]], np.int32)
+    >>> ink = Ink(labels, boxes, np.zeros((2, 2), np.float32), np.full(2, 12, np.float32),
+    ...           np.zeros(2, np.int32), darkness=darkness)
+    >>> ink_colour(image, ink, 0), ink_colour(image, ink, 1)
+    ('red', 'neutral')
+    """
+    if ink.darkness is None:
+        return ""
+    x, y, w, h = (int(v) for v in ink.boxes[component])
+    margin = max(w, h)
+    height, width = ink.labels.shape
+    x0, y0 = max(0, x - margin), max(0, y - margin)
+    x1, y1 = min(width, x + w + margin), min(height, y + h + margin)
+    labels = ink.labels[y0:y1, x0:x1]
+    own = labels == component + 1
+    if ink.part_labels is not None:
+        own |= ink.part_labels[y0:y1, x0:x1] == component + 1
+    window = image[y0:y1, x0:x1].astype(np.float32)
+    darkness = ink.darkness[y0:y1, x0:x1]
+    core = own & (darkness >= 0.75)
+    if int(core.sum()) < 3:
+        core = own
+    paper = (labels == 0) & (darkness < 0.2)
+    if int(core.sum()) < 3 or int(paper.sum()) < 5:
+        return ""
+    paper_colour = np.percentile(window[paper], 75, axis=0)
+    absorbed = 1.0 - np.clip(window[core].mean(axis=0) / np.maximum(paper_colour, 1.0), 0.0, 1.0)
+    strongest = float(absorbed.max())
+    if strongest < 0.1:
+        return ""
+    saturation = (strongest - float(absorbed.min())) / strongest
+    if saturation < NEUTRAL_SATURATION:
+        return "neutral"
+    if saturation < COLOURED_SATURATION:
+        return ""
+    return ("blue", "green", "red")[int(np.argmin(absorbed))]
+
+
 def read_pairs(
-    ink: Ink, pairs: list[IndexPair], game: str, profile: DeckProfile | None = None
+    ink: Ink,
+    pairs: list[IndexPair],
+    game: str,
+    profile: DeckProfile | None = None,
+    image: np.ndarray | None = None,
 ) -> list[IndexReading]:
-    """Read every proposed pair; keep the best non-overlapping readings above ``MIN_PAIR_SCORE``."""
+    """Read every proposed pair; keep the best non-overlapping readings above ``MIN_PAIR_SCORE``.
+
+    With the BGR working ``image``, a standard deck's suits are also judged by their colour
+    (:data:`STANDARD_SUIT_COLOURS`)."""
     if not pairs:
         return []
     keys: dict[tuple[tuple[int, ...], tuple[float, float]], int] = {}
@@ -199,6 +274,8 @@ def read_pairs(
     # Small suit symbols are often only a few pixels: their "other" share is discounted, so
     # a clearly read rank with its most likely suit still counts (the rank is the gate).
     other = probabilities[suit_rows][:, CLASS_INDEX["other"]]
+    if image is not None and game == "standard":
+        suit_p = suit_p * _colour_prior(image, ink, pairs, rank_p.max(axis=1))
     suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + SUIT_OTHER_WEIGHT * other[:, None] + 1e-6)
     best_rank = rank_p.argmax(axis=1)
     best_suit = suit_p.argmax(axis=1)
@@ -238,6 +315,21 @@ def read_pairs(
             )
         )
     return readings
+
+
+def _colour_prior(image: np.ndarray, ink: Ink, pairs: list[IndexPair], best_rank_p: np.ndarray) -> np.ndarray:
+    """(len(pairs), 4) factors for the standard suits by each pair's suit colour; only pairs
+    whose rank may pass (the score is at most the rank's probability) are measured."""
+    factors = np.ones((len(pairs), len(GAME_SUITS["standard"])), np.float32)
+    colours: dict[int, str] = {}
+    for i in np.flatnonzero(best_rank_p >= MIN_PAIR_SCORE):
+        suit = pairs[int(i)].suit
+        if suit not in colours:
+            colours[suit] = ink_colour(image, ink, suit)
+        allowed = STANDARD_SUIT_COLOURS.get(colours[suit])
+        if allowed:
+            factors[i] = [1.0 if name in allowed else COLOUR_MISMATCH for name in GAME_SUITS["standard"]]
+    return factors
 
 
 #: Special cards a calibrated deck may mark in its index corners, by name.

@@ -304,7 +304,7 @@ def find_cards(
     readings, letters = read_jokers(ink, whole, small) if game == "standard" else ([], set())
     # A joker's letters are no other card's rank or suit.
     pairs = [p for p in pairs if not (ink.pair_ink(p) & letters)]
-    readings += read_pairs(ink, pairs, game, profile)
+    readings += read_pairs(ink, pairs, game, profile, small)
     if game == "tichu":
         readings += [_facing_paper(mark, regions.paper) for mark in read_marks(ink, readings, profile)]
     candidates = assemble(readings, regions, game, small, profile)

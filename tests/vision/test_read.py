@@ -143,3 +143,16 @@ def test_pairs_with_a_glyph_on_the_card_edge_must_read_surer(monkeypatch: pytest
     monkeypatch.setattr("vision.read.EDGE_PAIR_SCORE", 1.01)
     assert read_pairs(squeezed, pairs, "standard") == []
     assert read_pairs(ink, pairs, "standard") == plain
+
+
+@pytest.mark.parametrize(
+    ("rank", "suit"), [("Q", "spades"), ("A", "spades"), ("3", "diamonds"), ("7", "diamonds")]
+)
+def test_a_small_blurred_suit_is_also_judged_by_its_colour(rank: str, suit: str) -> None:
+    # At this size and blur the symbol's shape alone leaves the suit in doubt (a spade looks
+    # like a heart); black ink is no heart's, red ink no spade's.
+    scale = 0.8 if suit == "spades" else 0.9
+    scene = table(300, 300)
+    paste(scene, draw_card(rank, suit, scale), (150, 150), 20)
+    scene = cv2.GaussianBlur(scene, (0, 0), 1.5)
+    assert [str(c.card) for c in scan_image(scene, "standard").cards] == [rank + suit[0]]
