@@ -68,6 +68,29 @@ class DeckProfile:
     templates: dict[str, np.ndarray] = field(default_factory=dict)
     spread: float = 1.0  # typical distance between exemplars of one class
     name: str = "builtin"
+    #: suit class name -> the colour name (:func:`vision.read.ink_colour`) of its symbols in
+    #: the calibration photos; suits whose colour was unclear are left out.
+    suit_colours: dict[str, str] = field(default_factory=dict)
+
+    def colour_suits(self) -> dict[str, tuple[str, ...]]:
+        """Colour name -> the suits printed in it (empty unless every suit's colour was learnt).
+
+        >>> DeckProfile("tichu", suit_colours={"jade": "green", "sword": "neutral",
+        ...     "pagoda": "neutral", "star": "red"}).colour_suits()["neutral"]
+        ('sword', 'pagoda')
+        >>> DeckProfile("tichu", suit_colours={"jade": "green"}).colour_suits()
+        {}
+        """
+        from vision.read import GAME_SUITS
+
+        suits = GAME_SUITS[self.game]
+        if any(suit not in self.suit_colours for suit in suits):
+            return {}
+        by_colour: dict[str, tuple[str, ...]] = {}
+        for suit in suits:
+            colour = self.suit_colours[suit]
+            by_colour[colour] = (*by_colour.get(colour, ()), suit)
+        return by_colour
 
     def blend(self, features: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
         """Sharpen (N, C) model ``probabilities`` of (N, F) ``features`` with the exemplars."""
@@ -110,6 +133,7 @@ class DeckProfile:
             "template_names": names,
             "spread": self.spread,
             "name": self.name,
+            "suit_colours": self.suit_colours,
         }
         empty = np.zeros((0, TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3), np.float32)
         stack = np.stack([self.templates[n] for n in names]) if names else empty
@@ -149,6 +173,7 @@ class DeckProfile:
             or len(meta["labels"]) != len(exemplars)
             or stack.shape[1:] != (TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3)
             or len(meta["template_names"]) != len(stack)
+            or not isinstance(meta.get("suit_colours", {}), dict)
         ):
             raise ProfileError(f"{path}: the deck profile is damaged")
         return cls(
@@ -158,6 +183,7 @@ class DeckProfile:
             templates={str(n): stack[i] for i, n in enumerate(meta["template_names"])},
             spread=float(meta["spread"]),
             name=str(meta.get("name", Path(path).stem)),
+            suit_colours={str(k): str(v) for k, v in meta.get("suit_colours", {}).items()},
         )
 
 
@@ -251,6 +277,7 @@ def calibrate(
     labels: list[str] = []
     sources: list[int] = []  # which card each exemplar came from
     templates: dict[str, list[np.ndarray]] = {}
+    colours: dict[str, list[str]] = {}
     for number, (image, cards) in enumerate(photos):
         name = names[number] if names is not None else f"photo {number + 1}"
         for card in cards:
@@ -262,7 +289,9 @@ def calibrate(
                 f"{name}: found {learnt} card{'s' if learnt != 1 else ''} but the list names {len(cards)}"
                 " (lay the cards apart, face up, on a plain darker table)"
             )
-        for vectors, vector_labels, card, template in learnt:
+        for vectors, vector_labels, card, template, suit_colours in learnt:
+            if card.suit is not None:
+                colours.setdefault(card.suit.name.lower(), []).extend(suit_colours)
             exemplars.extend(vectors)
             labels.extend(vector_labels)
             sources.extend([len(sources) and sources[-1] + 1] * len(vectors))
@@ -281,7 +310,29 @@ def calibrate(
         templates=merged,
         spread=_spread(stacked, labels, sources),
         name="calibrated",
+        suit_colours=_suit_colours(colours),
     )
+
+
+#: A suit's colour is learnt when at least this share of its symbols measured it.
+COLOUR_AGREEMENT = 0.75
+
+
+def _suit_colours(measured: dict[str, list[str]]) -> dict[str, str]:
+    """Each suit's colour, when its symbols in the calibration photos mostly agree on one.
+
+    >>> _suit_colours({"star": ["red"] * 9 + [""], "sword": ["neutral", "blue", "", "neutral"]})
+    {'star': 'red'}
+    """
+    learnt: dict[str, str] = {}
+    for suit, colours in measured.items():
+        named = [colour for colour in colours if colour]
+        if not named:
+            continue
+        best = max(set(named), key=named.count)
+        if named.count(best) >= COLOUR_AGREEMENT * len(colours):
+            learnt[suit] = best
+    return learnt
 
 
 def _spread(exemplars: np.ndarray, labels: Sequence[str], sources: Sequence[int]) -> float:

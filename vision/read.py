@@ -60,14 +60,19 @@ JOKER_COLOURED = 35
 NEUTRAL_SATURATION = 0.2
 #: ... and by at least this share, coloured; its hue is the channel it absorbs least.
 COLOURED_SATURATION = 0.3
-#: The suits of standard decks each ink colour may be, in every ordinary deck: two-colour
-#: (black clubs and spades, red hearts and diamonds) and four-colour (green clubs, blue or
-#: orange diamonds).  Orange, magenta and red all absorb red least.
-STANDARD_SUIT_COLOURS: dict[str, tuple[str, ...]] = {
-    "neutral": ("clubs", "spades"),
-    "red": ("hearts", "diamonds"),
-    "green": ("clubs",),
-    "blue": ("diamonds",),
+#: The suits each ink colour may be, per game, when no calibration has said otherwise.
+#: Standard decks, in every ordinary deck: two-colour (black clubs and spades, red hearts
+#: and diamonds) and four-colour (green clubs, blue or orange diamonds); orange, magenta and
+#: red all absorb red least.  Tichu: a typical edition (green Jade, black Sword, blue
+#: Pagoda, red Star); a calibrated profile holds its own deck's colours.
+SUIT_COLOURS: dict[str, dict[str, tuple[str, ...]]] = {
+    "standard": {
+        "neutral": ("clubs", "spades"),
+        "red": ("hearts", "diamonds"),
+        "green": ("clubs",),
+        "blue": ("diamonds",),
+    },
+    "tichu": {"neutral": ("sword",), "green": ("jade",), "blue": ("pagoda",), "red": ("star",)},
 }
 #: A suit its symbol's colour rules out keeps this share of its probability (the colour is
 #: measured on a few blurred pixels, so it never vetoes outright).
@@ -249,8 +254,8 @@ def read_pairs(
 ) -> list[IndexReading]:
     """Read every proposed pair; keep the best non-overlapping readings above ``MIN_PAIR_SCORE``.
 
-    With the BGR working ``image``, a standard deck's suits are also judged by their colour
-    (:data:`STANDARD_SUIT_COLOURS`)."""
+    With the BGR working ``image``, suits are also judged by their colour: the deck's own,
+    learnt by calibration (``profile.suit_colours``), else :data:`SUIT_COLOURS`."""
     if not pairs:
         return []
     keys: dict[tuple[tuple[int, ...], tuple[float, float]], int] = {}
@@ -274,8 +279,10 @@ def read_pairs(
     # Small suit symbols are often only a few pixels: their "other" share is discounted, so
     # a clearly read rank with its most likely suit still counts (the rank is the gate).
     other = probabilities[suit_rows][:, CLASS_INDEX["other"]]
-    if image is not None and game == "standard":
-        suit_p = suit_p * _colour_prior(image, ink, pairs, rank_p.max(axis=1))
+    if image is not None:
+        learnt = profile.colour_suits() if profile is not None else {}
+        by_colour = learnt or SUIT_COLOURS[game]
+        suit_p = suit_p * _colour_prior(image, ink, pairs, rank_p.max(axis=1), by_colour, GAME_SUITS[game])
     suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + SUIT_OTHER_WEIGHT * other[:, None] + 1e-6)
     best_rank = rank_p.argmax(axis=1)
     best_suit = suit_p.argmax(axis=1)
@@ -317,18 +324,26 @@ def read_pairs(
     return readings
 
 
-def _colour_prior(image: np.ndarray, ink: Ink, pairs: list[IndexPair], best_rank_p: np.ndarray) -> np.ndarray:
-    """(len(pairs), 4) factors for the standard suits by each pair's suit colour; only pairs
-    whose rank may pass (the score is at most the rank's probability) are measured."""
-    factors = np.ones((len(pairs), len(GAME_SUITS["standard"])), np.float32)
+def _colour_prior(
+    image: np.ndarray,
+    ink: Ink,
+    pairs: list[IndexPair],
+    best_rank_p: np.ndarray,
+    by_colour: dict[str, tuple[str, ...]],
+    suits: tuple[str, ...],
+) -> np.ndarray:
+    """(len(pairs), len(suits)) factors for the ``suits`` by each pair's suit colour (the
+    suits ``by_colour`` allows it); only pairs whose rank may pass (the score is at most the
+    rank's probability) are measured."""
+    factors = np.ones((len(pairs), len(suits)), np.float32)
     colours: dict[int, str] = {}
     for i in np.flatnonzero(best_rank_p >= MIN_PAIR_SCORE):
         suit = pairs[int(i)].suit
         if suit not in colours:
             colours[suit] = ink_colour(image, ink, suit)
-        allowed = STANDARD_SUIT_COLOURS.get(colours[suit])
+        allowed = by_colour.get(colours[suit])
         if allowed:
-            factors[i] = [1.0 if name in allowed else COLOUR_MISMATCH for name in GAME_SUITS["standard"]]
+            factors[i] = [1.0 if name in allowed else COLOUR_MISMATCH for name in suits]
     return factors
 
 

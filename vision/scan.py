@@ -351,11 +351,12 @@ def scan_image(image: np.ndarray, game: str = "tichu", profile: DeckProfile | No
 
 def learn_photo(
     image: np.ndarray, cards: list[Card], game: str
-) -> int | list[tuple[list[np.ndarray], list[str], Card, np.ndarray]]:
+) -> int | list[tuple[list[np.ndarray], list[str], Card, np.ndarray, list[str]]]:
     """Learn one calibration photo: per card (in reading order), its index glyph vectors with
-    their class names, the card and its whole-card template.  Returns the number of cards
-    found instead when it differs from ``len(cards)``."""
-    from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector
+    their class names, the card, its whole-card template and the colours of its indices'
+    suit symbols (:func:`vision.read.ink_colour`).  Returns the number of cards found
+    instead when it differs from ``len(cards)``."""
+    from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector, ink_colour
 
     small, _ = working_image(image)
     regions = paper_regions(small)
@@ -370,7 +371,7 @@ def learn_photo(
     order = _reading_order(centers, heights)
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)
-    results: list[tuple[list[np.ndarray], list[str], Card, np.ndarray]] = []
+    results: list[tuple[list[np.ndarray], list[str], Card, np.ndarray, list[str]]] = []
     vectors_cache: dict[tuple[tuple[int, ...], tuple[float, float]], np.ndarray] = {}
 
     def vector(components: tuple[int, ...], down: tuple[float, float]) -> np.ndarray:
@@ -386,6 +387,7 @@ def learn_photo(
         template = card_template(small, quad)
         vectors: list[np.ndarray] = []
         labels: list[str] = []
+        colours: list[str] = []
         if card.rank is not None or str(card) == "Mahjong":
             rank_label = "1" if card.rank is None else RANK_CLASSES[card.rank - 1]
             suit_label = card.suit.name.lower() if card.suit is not None else None
@@ -425,6 +427,7 @@ def learn_photo(
                     if suit_label is not None:
                         vectors.append(suit_vectors[int(i)])
                         labels.append(suit_label)
+                        colours.append(ink_colour(small, ink, pair.suit))
                     found += 1
                     if found == 2:
                         break
@@ -432,7 +435,7 @@ def learn_photo(
             for component in _corner_marks(ink, region, quad):
                 vectors.append(glyph_vector(ink, (component,), _mark_down(ink, component, quad)))
                 labels.append(str(card))
-        results.append((vectors, labels, card, template))
+        results.append((vectors, labels, card, template, colours))
     return results
 
 

@@ -244,3 +244,34 @@ def test_a_profile_from_an_older_trickmate_is_refused_with_a_clear_message(tmp_p
     )
     with pytest.raises(ProfileError, match="this version of 'trickmate calibrate'"):
         DeckProfile.load(old)
+
+
+def test_calibration_learns_the_colours_of_its_decks_suits(style: DeckStyle, tmp_path: Path) -> None:
+    # An edition coloured unlike the typical Tichu deck (red Jade, blue Sword, black Pagoda,
+    # green Star): calibration takes the deck's own colours, which then judge its suits.
+    unusual = dataclasses.replace(
+        style, suit_colours=((40, 40, 200), (170, 70, 10), (30, 30, 30), (40, 140, 20)), rank_colour=None
+    )
+    deck = list(tichu_deck())
+    photos = [(layout_photo(unusual, deck[i : i + 14]), deck[i : i + 14]) for i in range(0, len(deck), 14)]
+    profile = calibrate(photos, "tichu")
+    assert profile.suit_colours == {"jade": "red", "sword": "blue", "pagoda": "neutral", "star": "green"}
+    profile.save(tmp_path / "deck.npz")
+    loaded = DeckProfile.load(tmp_path / "deck.npz")
+    assert loaded.colour_suits() == {
+        "red": ("jade",),
+        "blue": ("sword",),
+        "neutral": ("pagoda",),
+        "green": ("star",),
+    }
+    # Small and blurred, the Sword's symbol alone looks like a Pagoda: its blue settles it,
+    # where the typical deck's blue (the Pagoda's) would mislead.
+    cards = [Card.parse(c) for c in ("Jp", "10p", "4t", "9s")]
+    scene = table(500, 760, seed=4)
+    for k, (card, angle) in enumerate(zip(cards, (189.1, 111.7, 174.9, 320.2), strict=True)):
+        paste_face(scene, unusual, card, 70, (110 + k * 180, 250), angle)
+    scene = cv2.GaussianBlur(scene, (0, 0), 1.2)
+    found = sorted(str(c.card) for c in scan_image(scene, "tichu", loaded).cards)
+    assert found == sorted(str(c) for c in cards)
+    typical = dataclasses.replace(loaded, suit_colours={})
+    assert "9p" in {str(c.card) for c in scan_image(scene, "tichu", typical).cards}
