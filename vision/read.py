@@ -64,7 +64,8 @@ COLOURED_SATURATION = 0.3
 #: Standard decks, in every ordinary deck: two-colour (black clubs and spades, red hearts
 #: and diamonds) and four-colour (green clubs, blue or orange diamonds); orange, magenta and
 #: red all absorb red least.  Tichu: a typical edition (green Jade, black Sword, blue
-#: Pagoda, red Star); a calibrated profile holds its own deck's colours.
+#: Pagoda, red Star), where blue may also be a Sword's (some editions print it dark blue);
+#: a calibrated profile holds its own deck's colours.
 SUIT_COLOURS: dict[str, dict[str, tuple[str, ...]]] = {
     "standard": {
         "neutral": ("clubs", "spades"),
@@ -72,7 +73,7 @@ SUIT_COLOURS: dict[str, dict[str, tuple[str, ...]]] = {
         "green": ("clubs",),
         "blue": ("diamonds",),
     },
-    "tichu": {"neutral": ("sword",), "green": ("jade",), "blue": ("pagoda",), "red": ("star",)},
+    "tichu": {"neutral": ("sword",), "green": ("jade",), "blue": ("pagoda", "sword"), "red": ("star",)},
 }
 #: A suit its symbol's colour rules out keeps this share of its probability (the colour is
 #: measured on a few blurred pixels, so it never vetoes outright).

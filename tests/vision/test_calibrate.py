@@ -264,14 +264,14 @@ def test_calibration_learns_the_colours_of_its_decks_suits(style: DeckStyle, tmp
         "neutral": ("pagoda",),
         "green": ("star",),
     }
-    # Small and blurred, the Sword's symbol alone looks like a Pagoda: its blue settles it,
-    # where the typical deck's blue (the Pagoda's) would mislead.
-    cards = [Card.parse(c) for c in ("Jp", "10p", "4t", "9s")]
+    # Small and blurred, a Star's symbol alone looks like a Jade's: this deck's green
+    # settles it, where the typical deck's green (the Jade's) would mislead.
+    cards = [Card.parse(c) for c in ("9t", "10p", "10t", "Kt")]
     scene = table(500, 760, seed=4)
-    for k, (card, angle) in enumerate(zip(cards, (189.1, 111.7, 174.9, 320.2), strict=True)):
+    for k, (card, angle) in enumerate(zip(cards, (353.2, 344.6, 53.6, 350.1), strict=True)):
         paste_face(scene, unusual, card, 70, (110 + k * 180, 250), angle)
     scene = cv2.GaussianBlur(scene, (0, 0), 1.2)
     found = sorted(str(c.card) for c in scan_image(scene, "tichu", loaded).cards)
     assert found == sorted(str(c) for c in cards)
     typical = dataclasses.replace(loaded, suit_colours={})
-    assert "9p" in {str(c.card) for c in scan_image(scene, "tichu", typical).cards}
+    assert "9j" in {str(c.card) for c in scan_image(scene, "tichu", typical).cards}
