@@ -18,6 +18,7 @@ Reading the proposals is :mod:`vision.read`'s job.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -161,9 +162,10 @@ def shaded_paper(hsv: np.ndarray, paper: np.ndarray) -> np.ndarray:
     side = 2 * _background_side(hsv.shape) + 1
     brightest = cv2.dilate(value, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
     # OpenCV's saturating uint8 arithmetic and compares: whole-image passes without float copies.
-    near_brightest = cv2.compare(value, cv2.multiply(brightest, SHADE_RATIO), cv2.CMP_GE)
-    bright_enough = cv2.compare(value, SHADE_FLOOR * lit, cv2.CMP_GE)
-    grey = cv2.compare(saturation, SHADE_SATURATION, cv2.CMP_LT)
+    near_brightest = cv2.compare(value, cv2.convertScaleAbs(brightest, alpha=SHADE_RATIO), cv2.CMP_GE)
+    # Integer levels: value >= x is value > ceil(x) - 1, and saturation < n is <= n - 1.
+    _, bright_enough = cv2.threshold(value, math.ceil(SHADE_FLOOR * lit) - 1, 255, cv2.THRESH_BINARY)
+    _, grey = cv2.threshold(saturation, SHADE_SATURATION - 1, 255, cv2.THRESH_BINARY_INV)
     mask: np.ndarray = cv2.bitwise_and(cv2.bitwise_and(near_brightest, bright_enough), grey)
     return cv2.bitwise_and(mask, cv2.bitwise_not(paper))
 
