@@ -116,19 +116,79 @@ def paper_mask(image: np.ndarray) -> np.ndarray:
     >>> int(paper_mask(image)[20, 20]), int(paper_mask(image)[2, 2])
     (255, 0)
     """
-    return _lit_paper(cv2.cvtColor(image, cv2.COLOR_BGR2HSV))
+    return _below(_paper_excess(cv2.cvtColor(image, cv2.COLOR_BGR2HSV)), 0)
 
 
-def _lit_paper(hsv: np.ndarray) -> np.ndarray:
-    """:func:`paper_mask` of an (H, W, 3) uint8 HSV image."""
+def _paper_excess(hsv: np.ndarray) -> np.ndarray:
+    """(H, W) int16: how much more saturated (HSV, 0-255) each pixel of an (H, W, 3) uint8
+    HSV image is than paper of its brightness may be; dark pixels get 32767.  Paper is
+    where it is below 0 (:func:`paper_mask`), cream card stock below ``CREAM_EXTRA``."""
     saturation = hsv[:, :, 1]
     value = hsv[:, :, 2]
     otsu, _ = cv2.threshold(value, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     threshold = float(np.clip(otsu, 95, 190))
-    bright = value > threshold
     # Paper may pick up a tint from the light: allow more saturation on brighter paper.
-    pale = saturation.astype(np.int16) < (PALE_BASE + (value.astype(np.int16) - int(threshold)) // 2)
-    return ((bright & pale).astype(np.uint8)) * 255
+    allowed = PALE_BASE + (value.astype(np.int16) - int(threshold)) // 2
+    excess = saturation.astype(np.int16) - allowed
+    excess[value <= threshold] = np.iinfo(np.int16).max
+    return excess
+
+
+def _below(excess: np.ndarray, level: int) -> np.ndarray:
+    """(H, W) uint8 mask (255) where :func:`_paper_excess` is below ``level``."""
+    return (excess < level).astype(np.uint8) * 255
+
+
+#: Cream or tinted card stock may be this much more saturated (HSV, 0-255) than paper, but
+#: only where it outlines a whole lone card (a table that saturated is never card-shaped) ...
+CREAM_EXTRA = 25
+#: ... covering at least this share of the photo (a tinted speck is no card).
+CREAM_MIN_AREA = 0.004
+
+
+def _cream_cards(
+    excess: np.ndarray, labels: np.ndarray, quads: list[np.ndarray | None]
+) -> list[tuple[np.ndarray, float, np.ndarray, np.ndarray]]:
+    """Lone cards of cream or tinted stock that lit paper (:func:`paper_mask`) misses or
+    takes only in fragments: card-shaped outlines of paper allowing ``CREAM_EXTRA`` more
+    saturation, holding no card already outlined.  ``excess``: :func:`_paper_excess`;
+    ``labels`` and ``quads``: the lit paper's regions so far.  Returns (contour, area,
+    quad, paper mask (H, W) uint8) per card.
+
+    >>> image = np.full((300, 300, 3), (110, 140, 170), np.uint8)  # a tan table
+    >>> _ = cv2.rectangle(image, (100, 60), (179, 179), (160, 212, 235), -1)  # cream card
+    >>> hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    >>> int(paper_mask(image)[120, 140])
+    0
+    >>> found = _cream_cards(_paper_excess(hsv), np.zeros((300, 300), np.int32), [])
+    >>> len(found), int(found[0][3][120, 140]), int(found[0][3][5, 5])
+    (1, 255, 0)
+    """
+    height, width = labels.shape
+    cream = _below(excess, CREAM_EXTRA)
+    cream = cv2.morphologyEx(cream, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    cream = cv2.morphologyEx(cream, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    contours, _ = cv2.findContours(cream, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    outlined = np.array([False] + [quad is not None for quad in quads])
+    found = []
+    for contour in contours:
+        area = float(cv2.contourArea(contour))
+        if not CREAM_MIN_AREA * height * width <= area <= MAX_CARD_AREA * height * width:
+            continue
+        quad = _card_quad(contour, area)
+        if quad is None:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        fill = np.zeros((h, w), np.uint8)
+        cv2.drawContours(fill, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+        inside = labels[y : y + h, x : x + w][fill > 0]
+        # Around outlined cards (a pale table) or already paper: nothing new.
+        if outlined[inside].mean() > 0.02 or (inside > 0).mean() > 0.8:
+            continue
+        mask = np.zeros((height, width), np.uint8)
+        mask[y : y + h, x : x + w] = cv2.bitwise_and(cream[y : y + h, x : x + w], fill)
+        found.append((contour, area, quad, mask))
+    return found
 
 
 #: Paper in shade (a hand's, a phone's) is pale and nearly as bright as the brightest pixel
@@ -180,7 +240,8 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
     (1, True)
     """
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    paper = _lit_paper(hsv)
+    excess = _paper_excess(hsv)
+    paper = _below(excess, 0)
     height, width = paper.shape
     opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     # Close small gaps (an index touching a frame line) without joining cards that lie apart.
@@ -199,8 +260,14 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         quads.append(_card_quad(contour, area) if area <= MAX_CARD_AREA * height * width else None)
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
+    lit = paper
+    for contour, area, quad, cream in _cream_cards(excess, labels, quads):
+        quads.append(quad)
+        areas.append(area)
+        cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
+        paper = cv2.bitwise_or(paper, cream)
     # Regions and outlines come from lit paper only (a shadow's edge is no card's edge).
-    paper = cv2.bitwise_or(paper, shaded_paper(hsv, paper))
+    paper = cv2.bitwise_or(paper, shaded_paper(hsv, lit))
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from tests.vision.conftest import draw_back, draw_card, paste, table
 from vision.detect import Ink, index_pairs, ink_components, paper_mask, paper_regions, working_image
 from vision.read import read_pairs
-from vision.scan import order_corners
+from vision.scan import order_corners, scan_image
 
 
 def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
@@ -221,3 +221,16 @@ def test_a_glyph_touching_the_frames_of_a_whole_fan_is_freed_from_them() -> None
         if 186 <= x <= 204 and 50 <= y <= 72 and 12 <= ink.sizes[k] <= 30
     ]
     assert len(found) == 1
+
+
+def test_a_lone_card_of_cream_stock_on_a_tan_table_is_read() -> None:
+    # Cream card stock is more saturated than the paper threshold allows; only because it
+    # outlines a whole card is it taken for paper (the table, as saturated, is not).
+    scene = np.empty((400, 500, 3), np.uint8)
+    scene[:] = (110, 140, 170)
+    scene[:] = np.clip(scene + np.random.default_rng(1).normal(0, 4, scene.shape), 0, 255).astype(np.uint8)
+    card = draw_card("K", "hearts", 1.4)
+    card[(card == 242).all(axis=2)] = (160, 212, 235)
+    paste(scene, card, (250, 200), 25)
+    assert int(paper_mask(scene)[200, 250]) == 0
+    assert [str(c.card) for c in scan_image(scene, "standard").cards] == ["Kh"]
