@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -165,10 +166,7 @@ def _cream_cards(
     (1, 255, 0)
     """
     height, width = labels.shape
-    cream = _below(excess, CREAM_EXTRA)
-    cream = cv2.morphologyEx(cream, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    cream = cv2.morphologyEx(cream, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    contours, _ = cv2.findContours(cream, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cream, contours = _paper_outlines(_below(excess, CREAM_EXTRA))
     outlined = np.array([False] + [quad is not None for quad in quads])
     found = []
     for contour in contours:
@@ -243,10 +241,7 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
     excess = _paper_excess(hsv)
     paper = _below(excess, 0)
     height, width = paper.shape
-    opened = cv2.morphologyEx(paper, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    # Close small gaps (an index touching a frame line) without joining cards that lie apart.
-    closed = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    _, contours = _paper_outlines(paper)
     min_area = min_area_fraction * height * width
     labels = np.zeros((height, width), np.int32)
     quads: list[np.ndarray | None] = []
@@ -266,9 +261,19 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
         paper = cv2.bitwise_or(paper, cream)
-    # Regions and outlines come from lit paper only (a shadow's edge is no card's edge).
+    # Shade joins the paper but makes no regions or outlines (a shadow's edge is no card's edge).
     paper = cv2.bitwise_or(paper, shaded_paper(hsv, lit))
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper)
+
+
+def _paper_outlines(mask: np.ndarray) -> tuple[np.ndarray, Sequence[np.ndarray]]:
+    """A paper ``mask`` (H, W) uint8 cleaned of specks and small gaps, and the outer contours
+    of its pieces."""
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    # Close small gaps (an index touching a frame line) without joining cards that lie apart.
+    closed = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return closed, contours
 
 
 def side_lengths(quad: np.ndarray) -> np.ndarray:
