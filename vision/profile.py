@@ -31,6 +31,8 @@ TEMPLATE_SIZE = (24, 36)
 PROFILE_VERSION = 2
 #: Photos vary more than calibration shots: exemplar distances are judged this leniently.
 SPREAD_TOLERANCE = 2.5
+#: Colour names (:func:`vision.read.ink_colour`) in a player's words.
+COLOUR_WORDS = {"neutral": "black", "red": "red", "green": "green", "blue": "blue"}
 
 
 class CalibrationError(TrickmateError):
@@ -91,6 +93,20 @@ class DeckProfile:
             colour = self.suit_colours[suit]
             by_colour[colour] = (*by_colour.get(colour, ()), suit)
         return by_colour
+
+    def colour_summary(self) -> str:
+        """The learnt suit colours in a player's words ("" when none were learnt).
+
+        >>> DeckProfile("standard", suit_colours={"hearts": "red", "spades": "neutral"}).colour_summary()
+        'hearts red, spades black'
+        """
+        from vision.read import GAME_SUITS
+
+        return ", ".join(
+            f"{suit} {COLOUR_WORDS[self.suit_colours[suit]]}"
+            for suit in GAME_SUITS[self.game]
+            if self.suit_colours.get(suit) in COLOUR_WORDS
+        )
 
     def blend(self, features: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
         """Sharpen (N, C) model ``probabilities`` of (N, F) ``features`` with the exemplars."""

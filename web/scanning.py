@@ -263,8 +263,23 @@ def saved_profiles() -> list[dict[str, Any]]:
             profile = DeckProfile.load(path)
         except ProfileError:
             continue
-        found.append({"name": name, "game": profile.game, "cards_learnt": len(profile.templates)})
+        found.append(_profile_json(name, profile))
     return found
+
+
+def _profile_json(name: str, profile: DeckProfile) -> dict[str, Any]:
+    """What the app says of a saved deck: its name, game, cards learnt and the colours of its
+    suits learnt from the photos (suit -> "black", "red", "green" or "blue")."""
+    from vision.profile import COLOUR_WORDS
+
+    learnt = profile.suit_colours.items()
+    colours = {suit: COLOUR_WORDS[colour] for suit, colour in learnt if colour in COLOUR_WORDS}
+    return {
+        "name": name,
+        "game": profile.game,
+        "cards_learnt": len(profile.templates),
+        "suit_colours": colours,
+    }
 
 
 @bp.get("/api/profiles")
@@ -326,7 +341,7 @@ def create_profile() -> Any:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
-    response = jsonify(name=name, game=game, cards_learnt=len(profile.templates))
+    response = jsonify(_profile_json(name, profile))
     response.status_code = 201
     return response
 

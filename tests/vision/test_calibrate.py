@@ -111,6 +111,8 @@ def test_the_calibrate_command_writes_a_profile_that_scan_uses(
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+    # The player is told what was learnt, the suits' colours included.
+    assert "suit colours: jade green, sword black, pagoda blue" in done.stderr
     assert DeckProfile.load(profile).game == "tichu"
     scene = table(400, 400)
     paste_face(scene, style, Card.parse("9j"), 130, (200, 200), 30.0)

@@ -188,11 +188,12 @@ def test_calibration_makes_a_deck_the_scanner_uses(app: Flask, client: FlaskClie
     form = calibration_form("home-deck")
     response = client.post("/api/profiles", data=form, content_type="multipart/form-data")
     assert response.status_code == 201, response.get_json()
-    assert response.get_json() == {"name": "home-deck", "game": "tichu", "cards_learnt": 56}
+    # The sample deck is coloured like a typical edition; calibration measured it so.
+    colours = {"jade": "green", "sword": "black", "pagoda": "blue", "star": "red"}
+    deck = {"name": "home-deck", "game": "tichu", "cards_learnt": 56, "suit_colours": colours}
+    assert response.get_json() == deck
     assert (Path(app.config["DATA"]) / "profiles" / "home-deck.npz").is_file()
-    assert client.get("/api/profiles").get_json() == {
-        "profiles": [{"name": "home-deck", "game": "tichu", "cards_learnt": 56}]
-    }
+    assert client.get("/api/profiles").get_json() == {"profiles": [deck]}
     body = post_photo(client, SCENE.read_bytes(), deck="home-deck").get_json()
     assert body["deck"] == "home-deck" and body["game"] == "tichu"
     assert sorted(card["card"] for card in body["cards"]) == labelled(SCENE)

@@ -210,7 +210,11 @@ def test_calibration_walk_through_learns_a_deck(browser: object, served: Server,
     page.get_by_role("button", name="Learn this deck").click()
     # Learning takes about two seconds a photo on a shared CPU.
     expect(page.locator("#learnt-text")).to_have_text(
-        re.compile("Learnt 56 cards of the Tichu deck “home-deck”"), timeout=40_000
+        re.compile(
+            "Learnt 56 cards of the Tichu deck “home-deck”, with its suit colours"
+            r" \(jade green, sword black, pagoda blue, star red\)"
+        ),
+        timeout=40_000,
     )
     page.evaluate("document.getElementById('learn').scrollIntoView()")
     shoot(page, shots, "calibrate_learnt", full=False)

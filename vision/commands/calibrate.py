@@ -83,9 +83,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"trickmate calibrate: cannot write {args.output}: {error.strerror or error}", file=sys.stderr)
         return 2
     count = len(profile.templates)
+    colours = profile.colour_summary()
     print(
-        f"learnt {count} card{'s' if count != 1 else ''} ({len(profile.labels)} index glyphs);"
-        f" wrote {args.output}",
+        f"learnt {count} card{'s' if count != 1 else ''} ({len(profile.labels)} index glyphs"
+        + (f"; suit colours: {colours}" if colours else "")
+        + f"); wrote {args.output}",
         file=sys.stderr,
     )
     return 0

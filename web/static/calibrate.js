@@ -152,7 +152,11 @@
       try { data = await response.json(); } catch (e) { data = { error: "the server sent no answer (" + response.status + ")" }; }
       if (!response.ok) { status.classList.add("error"); status.textContent = data.error || "error " + response.status; return; }
       status.textContent = "";
-      $("learnt-text").textContent = "Learnt " + data.cards_learnt + " cards of the " + (data.game === "tichu" ? "Tichu" : "standard") + " deck “" + data.name + "”. It is now a choice on the scanner.";
+      // In the decks' own suit order (the JSON object comes with its keys sorted).
+      const suitOrder = ["jade", "sword", "pagoda", "star", "clubs", "diamonds", "hearts", "spades"];
+      const colours = suitOrder.filter((suit) => (data.suit_colours || {})[suit]).map((suit) => suit + " " + data.suit_colours[suit]).join(", ");
+      $("learnt-text").textContent = "Learnt " + data.cards_learnt + " cards of the " + (data.game === "tichu" ? "Tichu" : "standard") + " deck “" + data.name + "”" +
+        (colours ? ", with its suit colours (" + colours + ")" : "") + ". It is now a choice on the scanner.";
       $("use-deck").href = "/scan?deck=" + encodeURIComponent(data.name);
       $("learnt").hidden = false;
       localStorage.setItem("trickmate.scan.deck", data.name);
