@@ -70,42 +70,43 @@ class DeckProfile:
     templates: dict[str, np.ndarray] = field(default_factory=dict)
     spread: float = 1.0  # typical distance between exemplars of one class
     name: str = "builtin"
-    #: suit class name -> the colour name (:func:`vision.read.ink_colour`) of its symbols in
-    #: the calibration photos; suits whose colour was unclear are left out.
-    suit_colours: dict[str, str] = field(default_factory=dict)
+    #: suit class name, or a special card's name for its corner mark -> the colour name
+    #: (:func:`vision.read.ink_colour`) it was printed in on the calibration photos; those
+    #: whose colour was unclear are left out.
+    colours: dict[str, str] = field(default_factory=dict)
 
     def colour_suits(self) -> dict[str, tuple[str, ...]]:
         """Colour name -> the suits printed in it (empty unless every suit's colour was learnt).
 
-        >>> DeckProfile("tichu", suit_colours={"jade": "green", "sword": "neutral",
+        >>> DeckProfile("tichu", colours={"jade": "green", "sword": "neutral",
         ...     "pagoda": "neutral", "star": "red"}).colour_suits()["neutral"]
         ('sword', 'pagoda')
-        >>> DeckProfile("tichu", suit_colours={"jade": "green"}).colour_suits()
+        >>> DeckProfile("tichu", colours={"jade": "green"}).colour_suits()
         {}
         """
         from vision.read import GAME_SUITS
 
         suits = GAME_SUITS[self.game]
-        if any(suit not in self.suit_colours for suit in suits):
+        if any(suit not in self.colours for suit in suits):
             return {}
         by_colour: dict[str, tuple[str, ...]] = {}
         for suit in suits:
-            colour = self.suit_colours[suit]
+            colour = self.colours[suit]
             by_colour[colour] = (*by_colour.get(colour, ()), suit)
         return by_colour
 
     def colour_summary(self) -> str:
         """The learnt suit colours in a player's words ("" when none were learnt).
 
-        >>> DeckProfile("standard", suit_colours={"hearts": "red", "spades": "neutral"}).colour_summary()
+        >>> DeckProfile("standard", colours={"hearts": "red", "spades": "neutral"}).colour_summary()
         'hearts red, spades black'
         """
         from vision.read import GAME_SUITS
 
         return ", ".join(
-            f"{suit} {COLOUR_WORDS[self.suit_colours[suit]]}"
+            f"{suit} {COLOUR_WORDS[self.colours[suit]]}"
             for suit in GAME_SUITS[self.game]
-            if self.suit_colours.get(suit) in COLOUR_WORDS
+            if self.colours.get(suit) in COLOUR_WORDS
         )
 
     def blend(self, features: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
@@ -149,7 +150,7 @@ class DeckProfile:
             "template_names": names,
             "spread": self.spread,
             "name": self.name,
-            "suit_colours": self.suit_colours,
+            "colours": self.colours,
         }
         empty = np.zeros((0, TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3), np.float32)
         stack = np.stack([self.templates[n] for n in names]) if names else empty
@@ -189,7 +190,7 @@ class DeckProfile:
             or len(meta["labels"]) != len(exemplars)
             or stack.shape[1:] != (TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3)
             or len(meta["template_names"]) != len(stack)
-            or not isinstance(meta.get("suit_colours", {}), dict)
+            or not isinstance(meta.get("colours", {}), dict)
         ):
             raise ProfileError(f"{path}: the deck profile is damaged")
         return cls(
@@ -199,7 +200,7 @@ class DeckProfile:
             templates={str(n): stack[i] for i, n in enumerate(meta["template_names"])},
             spread=float(meta["spread"]),
             name=str(meta.get("name", Path(path).stem)),
-            suit_colours={str(k): str(v) for k, v in meta.get("suit_colours", {}).items()},
+            colours={str(k): str(v) for k, v in meta.get("colours", {}).items()},
         )
 
 
@@ -305,9 +306,10 @@ def calibrate(
                 f"{name}: found {learnt} card{'s' if learnt != 1 else ''} but the list names {len(cards)}"
                 " (lay the cards apart, face up, on a plain darker table)"
             )
-        for vectors, vector_labels, card, template, suit_colours in learnt:
-            if card.suit is not None:
-                colours.setdefault(card.suit.name.lower(), []).extend(suit_colours)
+        for vectors, vector_labels, card, template, ink_colours in learnt:
+            # A suit's symbols, or a special card's corner marks.
+            printed = card.suit.name.lower() if card.suit is not None else str(card)
+            colours.setdefault(printed, []).extend(ink_colours)
             exemplars.extend(vectors)
             labels.extend(vector_labels)
             sources.extend([len(sources) and sources[-1] + 1] * len(vectors))
@@ -326,18 +328,19 @@ def calibrate(
         templates=merged,
         spread=_spread(stacked, labels, sources),
         name="calibrated",
-        suit_colours=_suit_colours(colours),
+        colours=_learnt_colours(colours),
     )
 
 
-#: A suit's colour is learnt when at least this share of its symbols measured it.
+#: A suit's (or a mark's) colour is learnt when at least this share of its symbols measured it.
 COLOUR_AGREEMENT = 0.75
 
 
-def _suit_colours(measured: dict[str, list[str]]) -> dict[str, str]:
-    """Each suit's colour, when its symbols in the calibration photos mostly agree on one.
+def _learnt_colours(measured: dict[str, list[str]]) -> dict[str, str]:
+    """Each suit's (or mark's) colour, when its symbols in the calibration photos mostly
+    agree on one.
 
-    >>> _suit_colours({"star": ["red"] * 9 + [""], "sword": ["neutral", "blue", "", "neutral"]})
+    >>> _learnt_colours({"star": ["red"] * 9 + [""], "sword": ["neutral", "blue", "", "neutral"]})
     {'star': 'red'}
     """
     learnt: dict[str, str] = {}

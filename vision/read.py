@@ -256,7 +256,7 @@ def read_pairs(
     """Read every proposed pair; keep the best non-overlapping readings above ``MIN_PAIR_SCORE``.
 
     With the BGR working ``image``, suits are also judged by their colour: the deck's own,
-    learnt by calibration (``profile.suit_colours``), else :data:`SUIT_COLOURS`."""
+    learnt by calibration (``profile.colours``), else :data:`SUIT_COLOURS`."""
     if not pairs:
         return []
     keys: dict[tuple[tuple[int, ...], tuple[float, float]], int] = {}
@@ -357,12 +357,18 @@ MARK_SPREADS = 5.0
 MARK_MARGIN = 1.25
 
 
-def read_marks(ink: Ink, readings: list[IndexReading], profile: DeckProfile | None) -> list[IndexReading]:
+def read_marks(
+    ink: Ink, readings: list[IndexReading], profile: DeckProfile | None, image: np.ndarray | None = None
+) -> list[IndexReading]:
     """Special cards (Dog, Phoenix, Dragon) found by the corner marks a calibrated ``profile``
     learnt from its deck: ink not read as an index, the size of the ``readings``' ranks,
     looking like one of the marks.  Its size and "down" are its nearest reading's (cards in a
     fan or pile lie much alike); they place the card, which the scanner may turn half round
-    (a neighbour may show its other, turned index).  Without marks in the profile, none."""
+    (a neighbour may show its other, turned index).  Without marks in the profile, none.
+
+    With the BGR working ``image``, exemplars printed in another colour than the ink (as
+    calibration learnt it, ``profile.colours``) are not compared: a green star mark is no
+    red Star suit, nor another special's red star mark."""
     if profile is None or not readings:
         return []
     is_mark = np.array([label in MARKS for label in profile.labels], bool)
@@ -386,6 +392,12 @@ def read_marks(ink: Ink, readings: list[IndexReading], profile: DeckProfile | No
     if not glyphs:
         return []
     distance = euclidean_distances(glyph_vectors(ink, glyphs), profile.exemplars)
+    if image is not None and profile.colours:
+        printed = np.array([profile.colours.get(label, "") for label in profile.labels])
+        for row, (components, _) in enumerate(glyphs):
+            colour = ink_colour(image, ink, components[0])
+            if colour:
+                distance[row, (printed != "") & (printed != colour)] = np.inf
     to_mark = np.where(is_mark[None, :], distance, np.inf)
     to_other = np.where(is_mark[None, :], np.inf, distance).min(axis=1)
     best = to_mark.argmin(axis=1)

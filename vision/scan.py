@@ -306,7 +306,7 @@ def find_cards(
     pairs = [p for p in pairs if not (ink.pair_ink(p) & letters)]
     readings += read_pairs(ink, pairs, game, profile, small)
     if game == "tichu":
-        readings += [_facing_paper(mark, regions.paper) for mark in read_marks(ink, readings, profile)]
+        readings += [_facing_paper(mark, regions.paper) for mark in read_marks(ink, readings, profile, small)]
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
         FoundCard(
@@ -354,7 +354,7 @@ def learn_photo(
 ) -> int | list[tuple[list[np.ndarray], list[str], Card, np.ndarray, list[str]]]:
     """Learn one calibration photo: per card (in reading order), its index glyph vectors with
     their class names, the card, its whole-card template and the colours of its indices'
-    suit symbols (:func:`vision.read.ink_colour`).  Returns the number of cards found
+    suit symbols or corner marks (:func:`vision.read.ink_colour`).  Returns the number of cards found
     instead when it differs from ``len(cards)``."""
     from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector, ink_colour
 
@@ -435,6 +435,7 @@ def learn_photo(
             for component in _corner_marks(ink, region, quad):
                 vectors.append(glyph_vector(ink, (component,), _mark_down(ink, component, quad)))
                 labels.append(str(card))
+                colours.append(ink_colour(small, ink, component))
         results.append((vectors, labels, card, template, colours))
     return results
 

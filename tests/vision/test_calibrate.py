@@ -257,7 +257,8 @@ def test_calibration_learns_the_colours_of_its_decks_suits(style: DeckStyle, tmp
     deck = list(tichu_deck())
     photos = [(layout_photo(unusual, deck[i : i + 14]), deck[i : i + 14]) for i in range(0, len(deck), 14)]
     profile = calibrate(photos, "tichu")
-    assert profile.suit_colours == {"jade": "red", "sword": "blue", "pagoda": "neutral", "star": "green"}
+    suits = {suit: profile.colours[suit] for suit in ("jade", "sword", "pagoda", "star")}
+    assert suits == {"jade": "red", "sword": "blue", "pagoda": "neutral", "star": "green"}
     profile.save(tmp_path / "deck.npz")
     loaded = DeckProfile.load(tmp_path / "deck.npz")
     assert loaded.colour_suits() == {
@@ -275,5 +276,5 @@ def test_calibration_learns_the_colours_of_its_decks_suits(style: DeckStyle, tmp
     scene = cv2.GaussianBlur(scene, (0, 0), 1.2)
     found = sorted(str(c.card) for c in scan_image(scene, "tichu", loaded).cards)
     assert found == sorted(str(c) for c in cards)
-    typical = dataclasses.replace(loaded, suit_colours={})
+    typical = dataclasses.replace(loaded, colours={})
     assert "9j" in {str(c.card) for c in scan_image(scene, "tichu", typical).cards}

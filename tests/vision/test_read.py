@@ -156,3 +156,30 @@ def test_a_small_blurred_suit_is_also_judged_by_its_colour(rank: str, suit: str)
     paste(scene, draw_card(rank, suit, scale), (150, 150), 20)
     scene = cv2.GaussianBlur(scene, (0, 0), 1.5)
     assert [str(c.card) for c in scan_image(scene, "standard").cards] == [rank + suit[0]]
+
+
+def test_a_corner_mark_is_told_from_a_suit_of_its_shape_by_colour() -> None:
+    # A deck whose Phoenix is marked with a green star, shaped like its red Star suit symbol.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, read_marks
+
+    scene = np.full((200, 240, 3), (60, 90, 40), np.uint8)
+    scene[20:180, 20:220] = 240
+    angles = np.arange(10) * np.pi / 5
+    radius = np.where(np.arange(10) % 2 == 0, 10.0, 4.0)
+    star = np.stack([150 + radius * np.sin(angles), 100 - radius * np.cos(angles)], axis=1)
+    cv2.fillPoly(scene, [star.astype(np.int32)], (40, 150, 30), cv2.LINE_AA)
+    cv2.putText(scene, "7", (60, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    ink = ink_components(scene, paper_regions(scene))
+    mark = int(np.argmin(np.linalg.norm(ink.centers - [150, 100], axis=1)))
+    seven = int(np.argmin(np.linalg.norm(ink.centers - [68, 100], axis=1)))
+    reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (68.0, 100.0), 20.0)
+    shape = glyph_vectors(ink, [((mark,), (0.0, 1.0))])[0]
+    # The Star's exemplar is the mark's very shape; the Phoenix's lies a little further.
+    exemplars = np.stack([shape, shape + 0.3]).astype(np.float32)
+    profile = DeckProfile("tichu", exemplars=exemplars, labels=("star", "Phoenix"), spread=1.0)
+    assert read_marks(ink, [reading], profile, scene) == []  # colours not learnt: a Star
+    profile.colours = {"star": "red", "Phoenix": "green"}
+    assert read_marks(ink, [reading], profile) == []  # no image, no colour
+    marks = read_marks(ink, [reading], profile, scene)
+    assert [m.rank for m in marks] == ["Phoenix"] and marks[0].pair.rank == (mark,)
