@@ -110,6 +110,17 @@ def test_a_big_solid_suit_symbol_stays_one_whole_component() -> None:
     assert (w, h) == (25, 25) and np.allclose(ink.centers[inside[0]], (150, 132), atol=0.5)
 
 
+def glyphs_in(
+    ink: Ink, xs: tuple[float, float], ys: tuple[float, float], sizes: tuple[float, float]
+) -> list[int]:
+    """The components centred in the box ``xs`` x ``ys`` whose size lies in ``sizes``."""
+    return [
+        k
+        for k, (x, y) in enumerate(ink.centers)
+        if xs[0] <= x <= xs[1] and ys[0] <= y <= ys[1] and sizes[0] <= ink.sizes[k] <= sizes[1]
+    ]
+
+
 def test_a_glyph_touching_a_long_frame_is_freed_from_it() -> None:
     # A thin frame around a card face (over 1 % of the photo's pixels) with a rank touching
     # it: the frame's straight lines are erased and the rank is a glyph of its own.
@@ -118,12 +129,7 @@ def test_a_glyph_touching_a_long_frame_is_freed_from_it() -> None:
     cv2.rectangle(scene, (45, 35), (355, 375), (40, 40, 40), 2)
     cv2.putText(scene, "K", (44, 70), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3)
     ink = ink_components(scene, paper_regions(scene))
-    found = [
-        k
-        for k, (x, y) in enumerate(ink.centers)
-        if 52 <= x <= 72 and 42 <= y <= 66 and 16 <= ink.sizes[k] <= 40
-    ]
-    assert len(found) == 1
+    assert len(glyphs_in(ink, (52, 72), (42, 66), (16, 40))) == 1
 
 
 def test_a_glyph_centred_off_the_paper_still_pairs_but_other_cards_do_not() -> None:
@@ -215,12 +221,7 @@ def test_a_glyph_touching_the_frames_of_a_whole_fan_is_freed_from_them() -> None
     assert (scene[:, :, 0] < 60).mean() > 0.03
     cv2.putText(scene, "K", (184, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2)  # on the line x=184
     ink = ink_components(scene, paper_regions(scene))
-    found = [
-        k
-        for k, (x, y) in enumerate(ink.centers)
-        if 186 <= x <= 204 and 50 <= y <= 72 and 12 <= ink.sizes[k] <= 30
-    ]
-    assert len(found) == 1
+    assert len(glyphs_in(ink, (186, 204), (50, 72), (12, 30))) == 1
 
 
 def test_a_lone_card_of_cream_stock_on_a_tan_table_is_read() -> None:
