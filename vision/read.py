@@ -355,16 +355,45 @@ MARKS: dict[str, Special] = {"Dog": Special.DOG, "Phoenix": Special.PHOENIX, "Dr
 MARK_SPREADS = 5.0
 #: ... and the nearest exemplar of a rank or suit lies at least this much further.
 MARK_MARGIN = 1.25
+#: A mark may face every quarter turn in which it lies at most this much further from its
+#: nearest mark exemplar than in the best.
+MARK_TURN_TOLERANCE = 1.1
+#: A mark within this many glyph sizes of its nearest index lies in a fan or a neat pile
+#: beside that card, and its card lies along that card's axis.
+NEIGHBOUR_REACH = 5.0
+
+
+@dataclass(frozen=True)
+class MarkReading(IndexReading):
+    """A special card read by its corner mark.  ``downs``: the directions its card may lie
+    in (its pair's ``down`` first), quarter turns of each other, for the scanner to choose
+    from by the photo: a symmetric mark (a star, a disc) does not tell."""
+
+    downs: tuple[tuple[float, float], ...] = ()
+
+
+def _quarter_turn(down: tuple[float, float], turns: int) -> tuple[float, float]:
+    """``down`` turned clockwise (on screen, y down) by ``turns`` quarter turns.
+
+    >>> _quarter_turn((0.0, 1.0), 1), _quarter_turn((0.0, 1.0), 2)
+    ((-1.0, 0.0), (-0.0, -1.0))
+    """
+    x, y = down
+    for _ in range(turns % 4):
+        x, y = -y, x
+    return (x, y)
 
 
 def read_marks(
     ink: Ink, readings: list[IndexReading], profile: DeckProfile | None, image: np.ndarray | None = None
-) -> list[IndexReading]:
+) -> list[MarkReading]:
     """Special cards (Dog, Phoenix, Dragon) found by the corner marks a calibrated ``profile``
     learnt from its deck: ink not read as an index, the size of the ``readings``' ranks,
-    looking like one of the marks.  Its size and "down" are its nearest reading's (cards in a
-    fan or pile lie much alike); they place the card, which the scanner may turn half round
-    (a neighbour may show its other, turned index).  Without marks in the profile, none.
+    looking like one of the marks in some quarter turn of its nearest reading's "down".  Its
+    size is that reading's.  Beside that reading (a fan) its card lies along the reading's
+    axis, either way round (a neighbour may show its other, turned index); further off (a
+    loose pile) it may lie in any turn its mark looks as alike in, or half round from one.
+    Without marks in the profile, none.
 
     With the BGR working ``image``, exemplars printed in another colour than the ink (as
     calibration learnt it, ``profile.colours``) are not compared: a green star mark is no
@@ -381,29 +410,40 @@ def read_marks(
     centers = np.array([r.center for r in readings], np.float32)
     glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = []
     sizes: list[float] = []
+    beside: list[bool] = []
     for component in range(len(ink.centers)):
         if ink.root(component) != component or component in used:
             continue
         if not 0.6 * typical <= float(ink.sizes[component]) <= 1.6 * typical:
             continue
-        nearest = readings[int(np.argmin(np.linalg.norm(centers - ink.centers[component], axis=1)))]
+        gaps = np.linalg.norm(centers - ink.centers[component], axis=1)
+        nearest = readings[int(np.argmin(gaps))]
         glyphs.append(((component,), nearest.pair.down))
         sizes.append(nearest.size)
+        beside.append(float(gaps.min()) <= NEIGHBOUR_REACH * nearest.size)
     if not glyphs:
         return []
-    distance = euclidean_distances(glyph_vectors(ink, glyphs), profile.exemplars)
+    # A special card in a pile may lie at any angle to its nearest neighbour: each candidate is
+    # compared in the four quarter turns of the neighbour's "down", as the mark it looks most
+    # like in any turn, and as a rank or suit in any turn.
+    turned = [(components, _quarter_turn(down, k)) for components, down in glyphs for k in range(4)]
+    distance = euclidean_distances(glyph_vectors(ink, turned), profile.exemplars)
     if image is not None and profile.colours:
         printed = np.array([profile.colours.get(label, "") for label in profile.labels])
         for row, (components, _) in enumerate(glyphs):
             colour = ink_colour(image, ink, components[0])
             if colour:
-                distance[row, (printed != "") & (printed != colour)] = np.inf
-    to_mark = np.where(is_mark[None, :], distance, np.inf)
-    to_other = np.where(is_mark[None, :], np.inf, distance).min(axis=1)
+                distance[4 * row : 4 * row + 4, (printed != "") & (printed != colour)] = np.inf
+    per_turn = np.where(is_mark[None, :], distance, np.inf).reshape(len(glyphs), 4, -1)
+    turn_distance = per_turn.min(axis=2)
+    turn = turn_distance.argmin(axis=1)
+    to_mark = per_turn[np.arange(len(glyphs)), turn]
+    # The rank or suit it might also be, in whichever turn suits it best.
+    to_other = np.where(is_mark[None, :], np.inf, distance).min(axis=1).reshape(len(glyphs), 4).min(axis=1)
     best = to_mark.argmin(axis=1)
     best_distance = to_mark[np.arange(len(glyphs)), best]
     reach = MARK_SPREADS * profile.spread
-    found: dict[str, IndexReading] = {}
+    found: dict[str, MarkReading] = {}
     for i in np.argsort(best_distance):
         if best_distance[i] > reach or to_other[i] < MARK_MARGIN * best_distance[i]:
             continue
@@ -411,14 +451,21 @@ def read_marks(
         if name in found:
             continue
         components, down = glyphs[int(i)]
+        if beside[int(i)]:
+            turns = np.array([0, 2])
+        else:
+            turns = np.flatnonzero(turn_distance[i] <= MARK_TURN_TOLERANCE * best_distance[i])
+            turns = np.union1d(turns, (turns + 2) % 4)
+        downs = tuple(_quarter_turn(down, int(k)) for k in turns)
         center = ink.centers[components[0]]
-        found[name] = IndexReading(
-            IndexPair(components, components[0], down),
+        found[name] = MarkReading(
+            IndexPair(components, components[0], downs[0]),
             name,
             "",
             float(np.exp(-0.5 * (best_distance[i] / reach) ** 2)),
             (float(center[0]), float(center[1])),
             sizes[int(i)],
+            downs,
         )
     return list(found.values())
 

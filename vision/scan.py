@@ -34,7 +34,7 @@ from vision.detect import (
     working_image,
 )
 from vision.profile import DeckProfile, card_template, deck_of
-from vision.read import IndexReading, read_jokers, read_marks, read_pairs
+from vision.read import IndexReading, MarkReading, read_jokers, read_marks, read_pairs
 
 # Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
 # the rank glyph's centre): a typical index sits near the top-left corner.
@@ -319,11 +319,11 @@ def find_cards(
     return cards, {"regions": regions, "ink": ink, "readings": readings, "scale": scale, "small": small}
 
 
-def _facing_paper(reading: IndexReading, paper: np.ndarray) -> IndexReading:
-    """``reading`` turned half round when its card would then lie more on paper: a special
-    card's mark takes "down" from a neighbour, which may show its other, turned index."""
-    pair = reading.pair
-    turned = replace(reading, pair=replace(pair, down=(-pair.down[0], -pair.down[1])))
+def _facing_paper(reading: MarkReading, paper: np.ndarray) -> MarkReading:
+    """A mark-read special card turned the way, of those its mark allows, in which its card
+    lies most on paper (the first of equals)."""
+    downs = reading.downs or (reading.pair.down,)
+    choices = [replace(reading, pair=replace(reading.pair, down=down)) for down in downs]
 
     def paper_share(candidate: IndexReading) -> float:
         mask = np.zeros(paper.shape, np.uint8)
@@ -331,7 +331,7 @@ def _facing_paper(reading: IndexReading, paper: np.ndarray) -> IndexReading:
         inside = int(mask.sum())
         return float(np.count_nonzero(paper[mask > 0])) / inside if inside else 0.0
 
-    return turned if paper_share(turned) > paper_share(reading) else reading
+    return max(choices, key=paper_share)
 
 
 def scan_image(image: np.ndarray, game: str = "tichu", profile: DeckProfile | None = None) -> ScanResult:

@@ -183,3 +183,31 @@ def test_a_corner_mark_is_told_from_a_suit_of_its_shape_by_colour() -> None:
     assert read_marks(ink, [reading], profile) == []  # no image, no colour
     marks = read_marks(ink, [reading], profile, scene)
     assert [m.rank for m in marks] == ["Phoenix"] and marks[0].pair.rank == (mark,)
+
+
+def test_a_corner_mark_turned_from_its_neighbour_is_read_in_its_own_turn() -> None:
+    # A loose pile: the Dog lies a quarter turn from the nearest card read, whose "down" is
+    # then no guide; the mark ("F", as a deck might print it) is compared in all four turns.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, read_marks
+
+    scene = np.full((200, 320, 3), (60, 90, 40), np.uint8)
+    scene[20:180, 20:300] = 240
+    cv2.putText(scene, "7", (40, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.putText(scene, "F", (230, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    ink = ink_components(scene, paper_regions(scene))
+    seven = int(np.argmin(np.linalg.norm(ink.centers - [48, 100], axis=1)))
+    mark = int(np.argmin(np.linalg.norm(ink.centers - [238, 100], axis=1)))
+    # The seven's card lies on its side: its "down" points right.
+    reading = IndexReading(IndexPair((seven,), seven, (1.0, 0.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
+    upright = glyph_vectors(ink, [((mark,), (0.0, 1.0)), ((seven,), (1.0, 0.0))])
+    profile = DeckProfile("tichu", exemplars=upright.astype(np.float32), labels=("Dog", "7"), spread=0.3)
+    marks = read_marks(ink, [reading], profile)
+    assert [m.rank for m in marks] == ["Dog"] and marks[0].pair.rank == (mark,)
+    # Upright, or half round (marks are often printed both ways); never on its side.
+    assert {tuple(round(v) for v in down) for down in marks[0].downs} == {(0, 1), (0, -1)}
+    # Beside a card read (a fan), the special card lies along that card, whatever its mark.
+    near = replace(reading, center=(200.0, 100.0))
+    marks = read_marks(ink, [near], profile)
+    assert [m.rank for m in marks] == ["Dog"]
+    assert {tuple(round(v) for v in down) for down in marks[0].downs} == {(1, 0), (-1, 0)}

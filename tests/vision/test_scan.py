@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -83,3 +85,22 @@ def test_two_standard_copies_apart_are_two_cards_but_a_near_repeat_is_one() -> N
     near = [_candidate("Kh", Deck.STANDARD, 0, confidence=0.8), _candidate("Kh", Deck.STANDARD, 60)]
     kept = _drop_repeats(near, "standard")
     assert len(kept) == 1 and kept[0].confidence == 0.9
+
+
+def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_paper() -> None:
+    from vision.detect import IndexPair
+    from vision.read import MarkReading
+    from vision.scan import _facing_paper, predicted_card
+
+    # A card-sized patch of paper up and to the left of the mark at (200, 200) only.
+    paper = np.zeros((400, 400), np.uint8)
+    paper[40:215, 60:215] = 255
+    downs = ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))
+    mark = MarkReading(IndexPair((0,), 0, downs[0]), "Dog", "", 0.9, (200.0, 200.0), 20.0, downs)
+    laid = _facing_paper(mark, paper)
+    assert laid.pair.down == (0.0, -1.0)
+    corners = predicted_card(laid)
+    assert corners[:, 0].max() <= 215 and corners[:, 1].max() <= 215
+    # Only the directions the mark allows are tried; on no paper at all, the first is kept.
+    assert _facing_paper(replace(mark, downs=downs[:2]), paper).pair.down == (1.0, 0.0)
+    assert _facing_paper(laid, np.zeros_like(paper)).pair.down == (0.0, 1.0)
