@@ -43,8 +43,11 @@ CARD_HEIGHT_PER_GLYPH = 7.4
 INDEX_OFFSET = (0.55, 0.75)  # rank centre from the card's top-left corner, in glyph sizes
 #: Two opposite indices naming one card lie at most this many card diagonals apart.
 TWIN_REACH = 1.2
-#: A card-shaped paper region with indices of this many different cards is a fan.
+#: A card-shaped paper region with indices of this many different cards is a fan ...
 FAN_CARDS = 3
+#: ... and so is one where two different cards are each read at least this surely (one
+#: card half over another at the same angle squares off into one card's shape).
+SURE_SCORE = 0.97
 #: Minimum correlation for a whole-card template match.
 TEMPLATE_THRESHOLD = 0.55
 #: ... ahead of the best other card's by at least this much.
@@ -169,11 +172,18 @@ def assemble(
         x = min(max(round(reading.center[0]), 0), width - 1)
         y = min(max(round(reading.center[1]), 0), height - 1)
         region_of.append(int(regions.labels[y, x]) - 1)
-    # A card-shaped region showing three different cards is a fan squared off, not one card.
-    named: dict[int, set[Card]] = {}
+    # A card-shaped region showing three different cards (or two, surely read) is a fan
+    # squared off, not one card.
+    named: dict[int, dict[Card, float]] = {}
     for reading, region in zip(readings, region_of, strict=True):
-        named.setdefault(region, set()).add(reading.card(game))
-    fans = {region for region, cards in named.items() if len(cards) >= FAN_CARDS}
+        surest = named.setdefault(region, {})
+        card = reading.card(game)
+        surest[card] = max(surest.get(card, 0.0), reading.score)
+    fans = {
+        region
+        for region, cards in named.items()
+        if len(cards) >= FAN_CARDS or sum(score >= SURE_SCORE for score in cards.values()) >= 2
+    }
     for reading, region in zip(readings, region_of, strict=True):
         quad = regions.quads[region] if region >= 0 and region not in fans else None
         if quad is not None:

@@ -104,3 +104,15 @@ def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_p
     # Only the directions the mark allows are tried; on no paper at all, the first is kept.
     assert _facing_paper(replace(mark, downs=downs[:2]), paper).pair.down == (1.0, 0.0)
     assert _facing_paper(laid, np.zeros_like(paper)).pair.down == (0.0, 1.0)
+
+
+def test_two_overlapping_cards_squared_off_into_a_card_shaped_region_give_both() -> None:
+    # One card half over another at the same angle: their paper outlines one card-shaped
+    # region, but its corners name two different cards, each read surely.
+    scene = table(500, 600)
+    paste(scene, draw_card("8", "diamonds", 1.6), (270, 250), 0.0)
+    paste(scene, draw_card("3", "hearts", 1.6), (300, 250), 0.0)
+    regions = paper_regions(scene)
+    assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
+    found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
+    assert found == ["3h", "8d"]
