@@ -457,6 +457,8 @@ MARKED_SPECIALS = (Special.DOG, Special.PHOENIX, Special.DRAGON)
 MARK_SIZE = (0.05, 0.2)
 #: ... and its centre lies within this share of the long side from a corner.
 MARK_REACH = 0.18
+#: ... and its box is at most this many times longer than wide.
+MARK_ELONGATION = 3.0
 
 
 def _corner_marks(ink: Ink, region: int, quad: np.ndarray) -> list[int]:
@@ -469,6 +471,10 @@ def _corner_marks(ink: Ink, region: int, quad: np.ndarray) -> list[int]:
             continue
         size = float(ink.sizes[component])
         if not MARK_SIZE[0] * long_side <= size <= MARK_SIZE[1] * long_side:
+            continue
+        # A thin straight piece (of a frame line, an edge) is no mark: it is on every card.
+        width, height = (float(v) for v in ink.boxes[component, 2:4])
+        if max(width, height) > MARK_ELONGATION * max(min(width, height), 1.0):
             continue
         corner_distance = float(np.min(np.linalg.norm(quad - ink.centers[component], axis=1)))
         if corner_distance <= MARK_REACH * long_side:

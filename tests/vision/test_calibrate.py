@@ -278,3 +278,23 @@ def test_calibration_learns_the_colours_of_its_decks_suits(style: DeckStyle, tmp
     assert found == sorted(str(c) for c in cards)
     typical = dataclasses.replace(loaded, colours={})
     assert "9j" in {str(c.card) for c in scan_image(scene, "tichu", typical).cards}
+
+
+
+def test_a_thin_line_near_a_special_cards_corner_is_not_taken_for_its_mark() -> None:
+    # A piece of a frame line near one corner is on every card of the deck: learnt as the
+    # Dog's mark, it would be read as the Dog everywhere.  A compact symbol is a mark.
+    from vision.detect import ink_components, paper_regions
+    from vision.scan import _corner_marks
+
+    photo = table(300, 300, seed=1)
+    cv2.rectangle(photo, (90, 50), (199, 249), (235, 235, 235), -1)  # a lone card
+    cv2.line(photo, (186, 62), (186, 80), (40, 40, 40), 2)  # top right: a thin line
+    cv2.circle(photo, (104, 236), 6, (40, 40, 40), -1)  # bottom left: a disc
+    regions = paper_regions(photo)
+    ink = ink_components(photo, regions)
+    card = next(i for i, quad in enumerate(regions.quads) if quad is not None)
+    quad = regions.quads[card]
+    assert quad is not None and len(ink.centers) == 2
+    marks = _corner_marks(ink, card, quad)
+    assert [ink.centers[m].round().tolist() for m in marks] == [[104.0, 236.0]]
