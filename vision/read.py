@@ -148,13 +148,17 @@ def glyph_vector(ink: Ink, components: tuple[int, ...], down: tuple[float, float
 def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]) -> np.ndarray:
     """(N, F) feature vectors of (components, down) glyphs, computed in batches (bounded memory)."""
     batches = [np.zeros((0, FEATURE_LENGTH), np.float32)]
+    # A component is seen in several directions (as a rank, as a suit): its ink is cut once.
+    masks: dict[tuple[int, ...], tuple[np.ndarray, tuple[int, int]]] = {}
     for start in range(0, len(glyphs), GLYPH_BATCH):
         chunk = glyphs[start : start + GLYPH_BATCH]
         squares = np.zeros((len(chunk), GLYPH_SIZE, GLYPH_SIZE), np.float32)
         heights = np.zeros(len(chunk), np.float32)
         widths = np.zeros(len(chunk), np.float32)
         for i, (components, down) in enumerate(chunk):
-            mask, (x0, y0) = component_mask(ink, components)
+            if components not in masks:
+                masks[components] = component_mask(ink, components)
+            mask, (x0, y0) = masks[components]
             squares[i], heights[i], widths[i] = upright_glyph(mask, (float(x0), float(y0)), down)
         batches.append(glyph_features_batch(squares, heights, widths))
     return np.concatenate(batches)
