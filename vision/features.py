@@ -19,6 +19,10 @@ GLYPH_FILL = 26
 _CELL = 8
 _BINS = 9
 _COARSE = 8
+#: (GLYPH_SIZE, GLYPH_SIZE) index of the histogram cell each pixel of a square falls in.
+_CELL_OF_PIXEL = (np.arange(GLYPH_SIZE)[:, None] // _CELL) * (GLYPH_SIZE // _CELL) + (
+    np.arange(GLYPH_SIZE)[None, :] // _CELL
+)
 
 
 def upright_glyph(
@@ -110,12 +114,11 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     for k in range(1, _BINS):
         theta = k * np.pi / _BINS
         bins += (np.float32(np.cos(theta)) * gy - np.float32(np.sin(theta)) * gx > 0).astype(np.int8)
+    # Each pixel's magnitude goes to its (glyph, cell, bin) slot: one weighted count over all.
     cells = GLYPH_SIZE // _CELL
-    shape = (n, cells, _CELL, cells, _CELL)
-    hog = np.empty((n, cells, cells, _BINS), np.float32)
-    for k in range(_BINS):
-        hog[..., k] = np.where(bins == k, magnitude, 0.0).reshape(shape).sum(axis=(2, 4))
-    hog = np.sqrt(hog.reshape(n, -1))
+    slot = (np.arange(n)[:, None, None] * (cells * cells) + _CELL_OF_PIXEL[None]) * _BINS + bins
+    sums = np.bincount(slot.ravel(), weights=magnitude.ravel(), minlength=n * cells * cells * _BINS)
+    hog = np.sqrt(sums.astype(np.float32).reshape(n, -1))
     hog /= np.linalg.norm(hog, axis=1, keepdims=True) + 1e-6
     block = GLYPH_SIZE // _COARSE
     coarse = x.reshape(n, _COARSE, block, _COARSE, block).mean(axis=(2, 4)).reshape(n, -1)
