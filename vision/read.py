@@ -300,6 +300,17 @@ def read_pairs(
     suit_rows_p = probabilities[suit_rows]
     scores[rank_rows_p[:, all_suits].max(axis=1) > rank_rows_p[:, rank_columns].max(axis=1)] = 0.0
     scores[suit_rows_p[:, all_ranks].max(axis=1) > suit_rows_p[:, suit_columns].max(axis=1)] = 0.0
+    # A "10" whose two glyphs each look more like a suit symbol than like any rank or other
+    # ink is two pips side by side (above a third), not a "1" and a "0".
+    tens = [i for i, pair in enumerate(pairs) if len(pair.rank) == 2 and scores[i] >= MIN_PAIR_SCORE]
+    if tens:
+        halves: list[tuple[tuple[int, ...], tuple[float, float]]] = [
+            ((component,), pairs[i].down) for i in tens for component in pairs[i].rank
+        ]
+        halves_p = classify_glyphs(glyph_vectors(ink, halves), profile)
+        not_suit = [*all_ranks, CLASS_INDEX["other"]]
+        pips = halves_p[:, all_suits].max(axis=1) > halves_p[:, not_suit].max(axis=1)
+        scores[[i for k, i in enumerate(tens) if pips[2 * k] and pips[2 * k + 1]]] = 0.0
     if ink.edge is not None and ink.edge.any():
         # Glyphs with little paper around them are as likely to be frame or table scraps.
         on_edge = np.array([bool(ink.edge[[*p.rank, p.suit]].any()) for p in pairs])

@@ -13,6 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.cards import Card
+from vision.synth.card import render_card_face
+from vision.synth.style import DeckStyle
+
 CARD_W, CARD_H = 100, 140
 
 
@@ -121,6 +125,20 @@ def paste(table: np.ndarray, face: np.ndarray, center: tuple[float, float], angl
     table[:] = (table * (1 - alpha) + warped * alpha).astype(np.uint8)
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
     return (corners @ matrix[:, :2].T + matrix[:, 2]).astype(np.float32)
+
+
+def paste_face(
+    canvas: np.ndarray, style: DeckStyle, card: Card, width: int, center: tuple[float, float], angle: float
+) -> None:
+    """A card face of a generated deck ``style``, ``width`` pixels wide, pasted turned."""
+    face = render_card_face(style, card, width)
+    h, w = face.image.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    matrix[:, 2] += np.array(center) - [w / 2, h / 2]
+    size = (canvas.shape[1], canvas.shape[0])
+    image = cv2.warpAffine(face.image, matrix, size)
+    alpha = cv2.warpAffine(face.mask, matrix, size)[:, :, None] / 255.0
+    canvas[:] = (canvas * (1 - alpha) + image * alpha).astype(np.uint8)
 
 
 def table(height: int = 600, width: int = 800, seed: int = 0) -> np.ndarray:

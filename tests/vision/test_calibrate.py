@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from companion.cards import Card, tichu_deck
-from tests.vision.conftest import table
+from tests.vision.conftest import paste_face, table
 from vision.profile import (
     CalibrationError,
     DeckProfile,
@@ -23,23 +23,9 @@ from vision.profile import (
     sort_reading_order,
 )
 from vision.scan import scan_image
-from vision.synth.card import render_card_face
 from vision.synth.style import DeckStyle, families, random_style
 
 TRICKMATE = str(Path(sys.executable).with_name("trickmate"))
-
-
-def paste_face(
-    canvas: np.ndarray, style: DeckStyle, card: Card, width: int, center: tuple[float, float], angle: float
-) -> None:
-    face = render_card_face(style, card, width)
-    h, w = face.image.shape[:2]
-    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    matrix[:, 2] += np.array(center) - [w / 2, h / 2]
-    size = (canvas.shape[1], canvas.shape[0])
-    image = cv2.warpAffine(face.image, matrix, size)
-    alpha = cv2.warpAffine(face.mask, matrix, size)[:, :, None] / 255.0
-    canvas[:] = (canvas * (1 - alpha) + image * alpha).astype(np.uint8)
 
 
 def layout_photo(style: DeckStyle, cards: list[Card], per_row: int = 7, width: int = 110) -> np.ndarray:

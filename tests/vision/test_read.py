@@ -211,3 +211,17 @@ def test_a_corner_mark_turned_from_its_neighbour_is_read_in_its_own_turn() -> No
     marks = read_marks(ink, [near], profile)
     assert [m.rank for m in marks] == ["Dog"]
     assert {tuple(round(v) for v in down) for down in marks[0].downs} == {(1, 0), (-1, 0)}
+
+
+def test_two_pips_side_by_side_above_a_third_are_no_ten() -> None:
+    # A nine of clubs lying on another card (no lone outline, so its pips are not ruled out
+    # by their place): two club pips side by side above a third look like a "10" and its
+    # suit, but each of the two looks like a suit symbol, as no "1" or "0" does.
+    from tests.vision.conftest import paste_face
+    from vision.synth.style import random_style
+
+    style = random_style(np.random.default_rng(2), "standard", ("casino",))
+    scene = table(500, 700, seed=2)
+    paste_face(scene, style, Card.parse("4h", Deck.STANDARD), 170, (300, 250), 8.0)
+    paste_face(scene, style, Card.parse("9c", Deck.STANDARD), 170, (360, 260), -5.0)
+    assert sorted(str(c.card) for c in scan_image(scene, "standard").cards) == ["4h", "9c"]
