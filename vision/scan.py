@@ -315,6 +315,7 @@ def find_cards(
     # A joker's letters are no other card's rank or suit.
     pairs = [p for p in pairs if not (ink.pair_ink(p) & letters)]
     readings += read_pairs(ink, pairs, game, profile, small)
+    readings = _without_specks(readings)
     if game == "tichu":
         readings += [_facing_paper(mark, regions.paper) for mark in read_marks(ink, readings, profile, small)]
     candidates = assemble(readings, regions, game, small, profile)
@@ -327,6 +328,32 @@ def find_cards(
         for c in candidates
     ]
     return cards, {"regions": regions, "ink": ink, "readings": readings, "scale": scale, "small": small}
+
+
+#: A reading less sure than ``SURE_SCORE`` whose rank is smaller than this share of the
+#: photo's surely read ranks is specks (a card back's pattern, a scrap of art), not an index.
+SPECK_SIZE = 0.55
+#: ... judged only when at least this many ranks are read surely.
+SPECK_REFERENCES = 3
+
+
+def _without_specks(readings: list[IndexReading]) -> list[IndexReading]:
+    """``readings`` without those far smaller than the photo's sure ones, unless sure themselves.
+
+    >>> from vision.detect import IndexPair
+    >>> def reading(size: float, score: float) -> IndexReading:
+    ...     return IndexReading(IndexPair((0,), 1, (0.0, 1.0)), "7", "spades", score, (0.0, 0.0), size)
+    >>> kept = _without_specks([reading(20, 1.0), reading(19, 0.99), reading(21, 0.98), reading(8, 0.9)])
+    >>> [r.size for r in kept]
+    [20, 19, 21]
+    >>> len(_without_specks([reading(20, 1.0), reading(19, 0.99), reading(8, 0.9)]))  # too few sure
+    3
+    """
+    sure = [r.size for r in readings if r.score >= SURE_SCORE and r.suit]
+    if len(sure) < SPECK_REFERENCES:
+        return readings
+    smallest = SPECK_SIZE * float(np.median(sure))
+    return [r for r in readings if r.score >= SURE_SCORE or r.size >= smallest or not r.suit]
 
 
 def _facing_paper(reading: MarkReading, paper: np.ndarray) -> MarkReading:
