@@ -116,3 +116,15 @@ def test_two_overlapping_cards_squared_off_into_a_card_shaped_region_give_both()
     assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
     found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
     assert found == ["3h", "8d"]
+
+
+def test_specks_far_smaller_than_the_surely_read_indices_are_no_card() -> None:
+    # A generated table photo whose five cards are read surely; a scrap of the 4 of Pagodas'
+    # art beside its index pairs up into a small, unsure "4 of Stars".
+    from vision.synth import SceneSpec, render_scene
+
+    image, labels = render_scene(
+        np.random.default_rng([4242, 40]), SceneSpec(width=1280, height=720, layout="apart", max_cards=10)
+    )
+    truth = sorted(str(label.card) for label in labels)
+    assert sorted(str(card.card) for card in scan_image(image, "tichu").cards) == truth
