@@ -45,8 +45,8 @@ INDEX_OFFSET = (0.55, 0.75)  # rank centre from the card's top-left corner, in g
 TWIN_REACH = 1.2
 #: A card-shaped paper region with indices of this many different cards is a fan ...
 FAN_CARDS = 3
-#: ... and so is one where two different cards are each read at least this surely (one
-#: card half over another at the same angle squares off into one card's shape).
+#: ... and so is one where two different cards are each read at least this surely (one card
+#: over another at the same angle, shifted a little, squares off into one card's shape).
 SURE_SCORE = 0.97
 #: Minimum correlation for a whole-card template match.
 TEMPLATE_THRESHOLD = 0.55

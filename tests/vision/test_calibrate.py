@@ -266,7 +266,6 @@ def test_calibration_learns_the_colours_of_its_decks_suits(style: DeckStyle, tmp
     assert "9j" in {str(c.card) for c in scan_image(scene, "tichu", typical).cards}
 
 
-
 def test_a_thin_line_near_a_special_cards_corner_is_not_taken_for_its_mark() -> None:
     # A piece of a frame line near one corner is on every card of the deck: learnt as the
     # Dog's mark, it would be read as the Dog everywhere.  A compact symbol is a mark.

@@ -107,8 +107,8 @@ def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_p
 
 
 def test_two_overlapping_cards_squared_off_into_a_card_shaped_region_give_both() -> None:
-    # One card half over another at the same angle: their paper outlines one card-shaped
-    # region, but its corners name two different cards, each read surely.
+    # One card over another at the same angle, shifted a little: their paper outlines one
+    # card-shaped region, but its corners name two different cards, each read surely.
     scene = table(500, 600)
     paste(scene, draw_card("8", "diamonds", 1.6), (270, 250), 0.0)
     paste(scene, draw_card("3", "hearts", 1.6), (300, 250), 0.0)
