@@ -226,7 +226,14 @@ def assemble(
         card_height = CARD_HEIGHT_PER_GLYPH * reading.size
         card = reading.card(game)
         twin = next(
-            (k for k in kept if k.card == card and _same_card(k, center, reading, card_height)), None
+            (
+                k
+                for k in kept
+                if k.card == card
+                and _same_card(k, center, reading, card_height)
+                and not (game == "standard" and _copies_side_by_side(k, reading.pair.down, reading.center))
+            ),
+            None,
         )
         if twin is None:
             down, index_center = reading.pair.down, reading.center
@@ -253,18 +260,59 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
     kept: list[int] = []
     for i in ranked:
         candidate = candidates[i]
-        repeat = any(
-            candidates[k].card == candidate.card
-            and (
-                game == "tichu"
-                or float(np.linalg.norm(candidates[k].center - candidate.center))
-                < REPEAT_REACH * max(candidates[k].height, candidate.height)
-            )
-            for k in kept
-        )
+        repeat = any(_one_card(candidates[k], candidate, game) for k in kept)
         if not repeat:
             kept.append(i)
     return [candidates[i] for i in sorted(kept)]
+
+
+#: Two indices naming one card and facing the same way, at least the first and at most the
+#: second number of glyph sizes apart across the card, are two copies of it fanned together
+#: (a Shengji pair), not one card read twice: a card's own indices face opposite ways, and a
+#: four-index deck's same-edge twin lies a card's width away (three glyph sizes or more, even
+#: with large indices).
+PAIR_SPACING = (0.8, 2.5)
+
+
+def _one_card(kept: _Candidate, candidate: _Candidate, game: str) -> bool:
+    """True when ``candidate`` repeats ``kept``'s card (see :func:`_drop_repeats`)."""
+    if kept.card != candidate.card:
+        return False
+    if game == "tichu":
+        return True
+    reach = REPEAT_REACH * max(kept.height, candidate.height)
+    if float(np.linalg.norm(kept.center - candidate.center)) >= reach:
+        return False
+    return candidate.outlined or not _copies_side_by_side(kept, candidate.down, candidate.index_center)
+
+
+def _copies_side_by_side(
+    kept: _Candidate, down: tuple[float, float], index_center: tuple[float, float]
+) -> bool:
+    """True when an index facing ``down`` at ``index_center`` and ``kept``'s index (a fan or pile
+    card's, not a lone outline's) are two copies of one card fanned together.
+
+    >>> from companion.cards import Deck
+    >>> def kept_at(x: float) -> _Candidate:
+    ...     return _Candidate(Card.parse("7h", Deck.STANDARD), 0.9, np.zeros((4, 2), np.float32),
+    ...                       np.zeros(2), 148.0, (0.0, 1.0), (x, 100.0))
+    >>> _copies_side_by_side(kept_at(100.0), (0.0, 1.0), (140.0, 104.0))  # the next card
+    True
+    >>> _copies_side_by_side(kept_at(100.0), (0.0, 1.0), (103.0, 100.0))  # the same index
+    False
+    >>> _copies_side_by_side(kept_at(100.0), (0.0, -1.0), (140.0, 104.0))  # facing away
+    False
+    """
+    if kept.outlined:
+        return False
+    if kept.down[0] * down[0] + kept.down[1] * down[1] < 0.8:
+        return False
+    size = kept.height / CARD_HEIGHT_PER_GLYPH
+    offset = np.asarray(index_center) - np.asarray(kept.index_center)
+    across, along = (float(v) for v in _frame(kept.down) @ offset)
+    distance = float(np.hypot(across, along))
+    apart = PAIR_SPACING[0] * size <= distance
+    return apart and abs(across) <= PAIR_SPACING[1] * size and abs(along) <= 2 * size
 
 
 def _opposite(kept: _Candidate, reading: IndexReading) -> bool:

@@ -128,3 +128,12 @@ def test_specks_far_smaller_than_the_surely_read_indices_are_no_card() -> None:
     )
     truth = sorted(str(label.card) for label in labels)
     assert sorted(str(card.card) for card in scan_image(image, "tichu").cards) == truth
+
+
+def test_a_pair_of_one_card_fanned_together_is_two_cards() -> None:
+    # Shengji is played with two decks, and a pair (two 7 of hearts) is played side by side.
+    # Their indices face the same way a little apart: two cards, not one read twice.
+    scene = table(600, 900)
+    for k, (rank, suit) in enumerate([("7", "hearts"), ("7", "hearts"), ("Q", "spades"), ("3", "clubs")]):
+        paste(scene, draw_card(rank, suit, 1.6), (300 + 40 * k, 300 + 6 * k), 5.0)
+    assert sorted(str(card.card) for card in scan_image(scene, "standard").cards) == ["3c", "7h", "7h", "Qs"]
