@@ -172,18 +172,23 @@ def assemble(
         x = min(max(round(reading.center[0]), 0), width - 1)
         y = min(max(round(reading.center[1]), 0), height - 1)
         region_of.append(int(regions.labels[y, x]) - 1)
-    # A card-shaped region showing three different cards (or two, surely read) is a fan
-    # squared off, not one card.
+    # A card-shaped region showing three different cards (or two, surely read, or two copies
+    # of one side by side) is a fan squared off, not one card.
     named: dict[int, dict[Card, float]] = {}
+    in_region: dict[int, list[IndexReading]] = {}
     for reading, region in zip(readings, region_of, strict=True):
         surest = named.setdefault(region, {})
         card = reading.card(game)
         surest[card] = max(surest.get(card, 0.0), reading.score)
+        in_region.setdefault(region, []).append(reading)
     fans = {
         region
         for region, cards in named.items()
         if len(cards) >= FAN_CARDS or sum(score >= SURE_SCORE for score in cards.values()) >= 2
     }
+    if game == "standard":
+        # Two copies of one card fanned together (a Shengji pair) may square off too.
+        fans |= {region for region, found in in_region.items() if _has_copies(found)}
     for reading, region in zip(readings, region_of, strict=True):
         quad = regions.quads[region] if region >= 0 and region not in fans else None
         if quad is not None:
@@ -305,14 +310,36 @@ def _copies_side_by_side(
     """
     if kept.outlined:
         return False
-    if kept.down[0] * down[0] + kept.down[1] * down[1] < 0.8:
-        return False
     size = kept.height / CARD_HEIGHT_PER_GLYPH
-    offset = np.asarray(index_center) - np.asarray(kept.index_center)
-    across, along = (float(v) for v in _frame(kept.down) @ offset)
+    return _indices_side_by_side(kept.down, kept.index_center, size, down, index_center)
+
+
+def _indices_side_by_side(
+    down: tuple[float, float],
+    center: tuple[float, float],
+    size: float,
+    other_down: tuple[float, float],
+    other_center: tuple[float, float],
+) -> bool:
+    """True when two indices (directions and centres; glyph ``size``) face the same way and lie
+    ``PAIR_SPACING`` apart across the card: two copies of a card fanned together."""
+    if down[0] * other_down[0] + down[1] * other_down[1] < 0.8:
+        return False
+    offset = np.asarray(other_center) - np.asarray(center)
+    across, along = (float(v) for v in _frame(down) @ offset)
     distance = float(np.hypot(across, along))
     apart = PAIR_SPACING[0] * size <= distance
     return apart and abs(across) <= PAIR_SPACING[1] * size and abs(along) <= 2 * size
+
+
+def _has_copies(readings: list[IndexReading]) -> bool:
+    """True when two of ``readings`` name one card from indices side by side (a Shengji pair)."""
+    return any(
+        a.card("standard") == b.card("standard")
+        and _indices_side_by_side(a.pair.down, a.center, a.size, b.pair.down, b.center)
+        for k, a in enumerate(readings)
+        for b in readings[k + 1 :]
+    )
 
 
 def _opposite(kept: _Candidate, reading: IndexReading) -> bool:

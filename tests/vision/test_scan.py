@@ -137,3 +137,14 @@ def test_a_pair_of_one_card_fanned_together_is_two_cards() -> None:
     for k, (rank, suit) in enumerate([("7", "hearts"), ("7", "hearts"), ("Q", "spades"), ("3", "clubs")]):
         paste(scene, draw_card(rank, suit, 1.6), (300 + 40 * k, 300 + 6 * k), 5.0)
     assert sorted(str(card.card) for card in scan_image(scene, "standard").cards) == ["3c", "7h", "7h", "Qs"]
+
+
+def test_a_pair_alone_squared_off_into_one_card_shape_is_two_cards() -> None:
+    # The two 7 of hearts alone, a little apart: their paper outlines one card-shaped region,
+    # but its two top indices face the same way side by side.
+    scene = table(500, 600)
+    for k in range(2):
+        paste(scene, draw_card("7", "hearts", 1.6), (260 + 40 * k, 250 + 4 * k), 5.0)
+    regions = paper_regions(scene)
+    assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
+    assert [str(card.card) for card in scan_image(scene, "standard").cards] == ["7h", "7h"]
