@@ -256,7 +256,8 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
     """One candidate per card: a Tichu deck holds each card once, so two candidates naming
     one card are one card (seen at two indices the twin test could not pair, under steep
     perspective or in a tight fan).  Standard decks may be doubled (Shengji), so there only
-    repeats within ``REPEAT_REACH`` card heights are one card.  The best-placed is kept: a
+    repeats within ``REPEAT_REACH`` card heights are one card, and two copies side by side
+    (:func:`_copies_side_by_side`) are two.  The best-placed is kept: a
     measured outline, then two merged indices, then the surer reading."""
     ranked = sorted(
         range(len(candidates)),
@@ -334,11 +335,14 @@ def _indices_side_by_side(
 
 def _has_copies(readings: list[IndexReading]) -> bool:
     """True when two of ``readings`` name one card from indices side by side (a Shengji pair)."""
+    by_card: dict[Card, list[IndexReading]] = {}
+    for reading in readings:
+        by_card.setdefault(reading.card("standard"), []).append(reading)
     return any(
-        a.card("standard") == b.card("standard")
-        and _indices_side_by_side(a.pair.down, a.center, a.size, b.pair.down, b.center)
-        for k, a in enumerate(readings)
-        for b in readings[k + 1 :]
+        _indices_side_by_side(a.pair.down, a.center, a.size, b.pair.down, b.center)
+        for same in by_card.values()
+        for k, a in enumerate(same)
+        for b in same[k + 1 :]
     )
 
 
