@@ -189,6 +189,14 @@ def assemble(
     if game == "standard":
         # Two copies of one card fanned together (a Shengji pair) may square off too.
         fans |= {region for region, found in in_region.items() if _has_copies(found)}
+    # An outline whose sure readings all lie away from its corners is not their card's (a
+    # card on a sheet of paper, or joined to one): read it like a pile, not as a lone card.
+    for region, found in in_region.items():
+        quad = regions.quads[region] if region >= 0 else None
+        if quad is None or region in fans or any(_near_a_corner(r, quad) for r in found):
+            continue
+        if any(r.score >= SURE_SCORE for r in found):
+            fans.add(region)
     for reading, region in zip(readings, region_of, strict=True):
         quad = regions.quads[region] if region >= 0 and region not in fans else None
         if quad is not None:

@@ -148,3 +148,14 @@ def test_a_pair_alone_squared_off_into_one_card_shape_is_two_cards() -> None:
     regions = paper_regions(scene)
     assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
     assert [str(card.card) for card in scan_image(scene, "standard").cards] == ["7h", "7h"]
+
+
+def test_a_card_lying_on_a_sheet_of_paper_is_read_though_the_outline_is_the_sheets() -> None:
+    # The sheet and the card are one card-shaped paper region; its corners are the sheet's,
+    # and the card's indices lie far from them.
+    scene = table(500, 500)
+    cv2.rectangle(scene, (130, 60), (369, 399), (238, 238, 238), -1)
+    paste(scene, draw_card("A", "hearts", 1.0), (250, 230), 10.0)
+    regions = paper_regions(scene)
+    assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
+    assert [str(card.card) for card in scan_image(scene, "standard").cards] == ["Ah"]
