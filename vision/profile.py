@@ -95,19 +95,27 @@ class DeckProfile:
             by_colour[colour] = (*by_colour.get(colour, ()), suit)
         return by_colour
 
+    def suit_colour_words(self) -> dict[str, str]:
+        """The learnt colours of the deck's suits, in the deck's suit order, in a player's words.
+
+        >>> DeckProfile("standard", colours={"spades": "neutral", "hearts": "red"}).suit_colour_words()
+        {'hearts': 'red', 'spades': 'black'}
+        """
+        from vision.read import GAME_SUITS
+
+        return {
+            suit: COLOUR_WORDS[self.colours[suit]]
+            for suit in GAME_SUITS[self.game]
+            if self.colours.get(suit) in COLOUR_WORDS
+        }
+
     def colour_summary(self) -> str:
         """The learnt suit colours in a player's words ("" when none were learnt).
 
         >>> DeckProfile("standard", colours={"hearts": "red", "spades": "neutral"}).colour_summary()
         'hearts red, spades black'
         """
-        from vision.read import GAME_SUITS
-
-        return ", ".join(
-            f"{suit} {COLOUR_WORDS[self.colours[suit]]}"
-            for suit in GAME_SUITS[self.game]
-            if self.colours.get(suit) in COLOUR_WORDS
-        )
+        return ", ".join(f"{suit} {word}" for suit, word in self.suit_colour_words().items())
 
     def blend(self, features: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
         """Sharpen (N, C) model ``probabilities`` of (N, F) ``features`` with the exemplars."""
@@ -306,14 +314,15 @@ def calibrate(
                 f"{name}: found {learnt} card{'s' if learnt != 1 else ''} but the list names {len(cards)}"
                 " (lay the cards apart, face up, on a plain darker table)"
             )
-        for vectors, vector_labels, card, template, ink_colours in learnt:
+        for item in learnt:
             # A suit's symbols, or a special card's corner marks.
+            card = item.card
             printed = card.suit.name.lower() if card.suit is not None else str(card)
-            colours.setdefault(printed, []).extend(ink_colours)
-            exemplars.extend(vectors)
-            labels.extend(vector_labels)
-            sources.extend([len(sources) and sources[-1] + 1] * len(vectors))
-            templates.setdefault(str(card), []).append(template)
+            colours.setdefault(printed, []).extend(item.colours)
+            exemplars.extend(item.vectors)
+            labels.extend(item.labels)
+            sources.extend([len(sources) and sources[-1] + 1] * len(item.vectors))
+            templates.setdefault(str(card), []).append(item.template)
     stacked = (
         np.stack(exemplars).astype(np.float32) if exemplars else np.zeros((0, FEATURE_LENGTH), np.float32)
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -449,11 +449,19 @@ def _facing_paper(reading: MarkReading, paper: np.ndarray) -> MarkReading:
     downs = reading.downs or (reading.pair.down,)
     choices = [replace(reading, pair=replace(reading.pair, down=down)) for down in downs]
 
+    height, width = paper.shape
+
     def paper_share(candidate: IndexReading) -> float:
-        mask = np.zeros(paper.shape, np.uint8)
-        cv2.fillPoly(mask, [np.round(predicted_card(candidate)).astype(np.int32)], 1)
+        # Drawn in the card's box only, not on a mask of the whole photo per direction.
+        corners = np.round(predicted_card(candidate)).astype(np.int32)
+        x0, y0 = (max(int(v), 0) for v in corners.min(axis=0))
+        x1, y1 = min(int(corners[:, 0].max()) + 1, width), min(int(corners[:, 1].max()) + 1, height)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [corners - np.array([x0, y0], np.int32)], 1)
         inside = int(mask.sum())
-        return float(np.count_nonzero(paper[mask > 0])) / inside if inside else 0.0
+        return float(np.count_nonzero(paper[y0:y1, x0:x1][mask > 0])) / inside if inside else 0.0
 
     return max(choices, key=paper_share)
 
@@ -473,13 +481,19 @@ def scan_image(image: np.ndarray, game: str = "tichu", profile: DeckProfile | No
     return ScanResult(cards=cards, game=game, ms=(time.perf_counter() - started) * 1000.0)
 
 
-def learn_photo(
-    image: np.ndarray, cards: list[Card], game: str
-) -> int | list[tuple[list[np.ndarray], list[str], Card, np.ndarray, list[str]]]:
-    """Learn one calibration photo: per card (in reading order), its index glyph vectors with
-    their class names, the card, its whole-card template and the colours of its indices'
-    suit symbols or corner marks (:func:`vision.read.ink_colour`).  Returns the number of cards found
-    instead when it differs from ``len(cards)``."""
+class LearntCard(NamedTuple):
+    """What one calibration photo teaches about one of its cards."""
+
+    vectors: list[np.ndarray]  # its index glyphs' (or corner marks') feature vectors ...
+    labels: list[str]  # ... and their class names (a special card's name for its marks)
+    card: Card
+    template: np.ndarray  # :func:`vision.profile.card_template`
+    colours: list[str]  # of its suit symbols or corner marks (:func:`vision.read.ink_colour`)
+
+
+def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[LearntCard]:
+    """Learn one calibration photo: a :class:`LearntCard` per card, in reading order.  Returns
+    the number of cards found instead when it differs from ``len(cards)``."""
     from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector, ink_colour
 
     small, _ = working_image(image)
@@ -495,7 +509,7 @@ def learn_photo(
     order = _reading_order(centers, heights)
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)
-    results: list[tuple[list[np.ndarray], list[str], Card, np.ndarray, list[str]]] = []
+    results: list[LearntCard] = []
     vectors_cache: dict[tuple[tuple[int, ...], tuple[float, float]], np.ndarray] = {}
 
     def vector(components: tuple[int, ...], down: tuple[float, float]) -> np.ndarray:
@@ -560,7 +574,7 @@ def learn_photo(
                 vectors.append(glyph_vector(ink, (component,), _mark_down(ink, component, quad)))
                 labels.append(str(card))
                 colours.append(ink_colour(small, ink, component))
-        results.append((vectors, labels, card, template, colours))
+        results.append(LearntCard(vectors, labels, card, template, colours))
     return results
 
 

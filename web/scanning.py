@@ -270,16 +270,11 @@ def saved_profiles() -> list[dict[str, Any]]:
 def _profile_json(name: str, profile: DeckProfile) -> dict[str, Any]:
     """What the app says of a saved deck: its name, game, cards learnt and the colours of its
     suits learnt from the photos (suit -> "black", "red", "green" or "blue")."""
-    from vision.profile import COLOUR_WORDS
-    from vision.read import GAME_SUITS
-
-    learnt = [(suit, profile.colours.get(suit, "")) for suit in GAME_SUITS[profile.game]]
-    colours = {suit: COLOUR_WORDS[colour] for suit, colour in learnt if colour in COLOUR_WORDS}
     return {
         "name": name,
         "game": profile.game,
         "cards_learnt": len(profile.templates),
-        "suit_colours": colours,
+        "suit_colours": profile.suit_colour_words(),
     }
 
 
