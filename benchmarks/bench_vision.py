@@ -4,8 +4,9 @@
 
 Prints, on one CPU core (OpenCV limited to one thread):
 - the evaluation table of ``python -m vision.evaluate`` (every set in sample_images/);
-- scan time per 1920x1080 generated photo with 8 to 16 cards (median, p95 over the photos of
-  each photo's middle time of three runs), and the time the generator takes to draw one;
+- scan time per 1920x1080 generated photo with 8 to 16 cards, of a Tichu and of a standard
+  deck (median, p95 over the photos of each photo's middle time of three runs), and the time
+  the generator takes to draw one;
 - the peak memory of reading and scanning a 12-megapixel JPEG, measured in a fresh process
   (peak resident set size minus the size before reading).
 """
@@ -55,7 +56,7 @@ print(json.dumps(figures))
 """
 
 
-def speed(scenes: int) -> None:
+def speed(scenes: int, game: str) -> None:
     from vision.scan import scan_image
 
     cv2.setNumThreads(1)
@@ -63,24 +64,24 @@ def speed(scenes: int) -> None:
     for seed in range(scenes):
         rng = np.random.default_rng([777, seed])
         layout = ("apart", "fan", "pile", "mixed")[seed % 4]
-        spec = SceneSpec(width=1920, height=1080, layout=layout, max_cards=16, jpeg_quality=85)
+        spec = SceneSpec(width=1920, height=1080, game=game, layout=layout, max_cards=16, jpeg_quality=85)
         start = time.perf_counter()
         image, _ = render_scene(rng, spec)
         draw_ms.append((time.perf_counter() - start) * 1000)
-        scan_image(image, "tichu")  # warm caches on the first, and measure the rest alike
+        scan_image(image, game)  # warm caches on the first, and measure the rest alike
         # Each photo is timed three times and its middle time kept: a shared machine's
         # neighbours slow single runs by a fifth or more at random moments.
         times = []
         for _ in range(3):
             start = time.perf_counter()
-            scan_image(image, "tichu")
+            scan_image(image, game)
             times.append((time.perf_counter() - start) * 1000)
         scan_ms.append(float(np.median(times)))
     print(
-        f"1920x1080 scan, {scenes} photos: median {np.median(scan_ms):.1f} ms, "
+        f"1920x1080 {game} scan, {scenes} photos: median {np.median(scan_ms):.1f} ms, "
         f"p95 {np.percentile(scan_ms, 95):.1f} ms (one thread, each photo's middle time of three runs)"
     )
-    print(f"1920x1080 generator: median {np.median(draw_ms):.1f} ms per photo")
+    print(f"1920x1080 {game} generator: median {np.median(draw_ms):.1f} ms per photo")
 
 
 def memory() -> None:
@@ -126,7 +127,8 @@ def main() -> int:
 
         cv2.setNumThreads(1)
         evaluate.main([])
-    speed(args.scenes)
+    for game in ("tichu", "standard"):
+        speed(args.scenes, game)
     if not args.skip_memory:
         memory()
     return 0
