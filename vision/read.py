@@ -12,7 +12,9 @@ import functools
 import importlib.resources
 import io
 from dataclasses import dataclass
+from typing import NamedTuple
 
+import cv2
 import numpy as np
 
 from companion.cards import Card, Special, Suit
@@ -560,6 +562,142 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
                 score=float(np.sqrt(j_p[i] * k_p[i])),
                 center=(float(center[0]), float(center[1])),
                 size=float(ink.sizes[chain[0]]) / 0.6,  # the letters are smaller than a rank
+            )
+        )
+    return readings, used
+
+
+#: A JOKER written down a card's side, its letters joined by blur or set tight, is a word
+#: this many times longer than wide ...
+JOKER_WORD_ASPECT = (3.0, 7.0)
+#: ... that falls into this many letters of equal length.
+JOKER_WORD_LETTERS = 5
+#: Letters closer than this (pixels, twice the radius) are joined into one word first.
+JOKER_WORD_GAP = 3
+#: A word of more components than this is no JOKER (a rank and its suit among pips).
+JOKER_WORD_MEMBERS = 8
+
+
+class _Word(NamedTuple):
+    """A long thin run of ink: its components, its pixels (absolute ``xs``, ``ys``), the
+    letter each pixel falls in counting along ``axis`` (a unit vector), and its length."""
+
+    members: tuple[int, ...]
+    xs: np.ndarray
+    ys: np.ndarray
+    letter: np.ndarray
+    axis: tuple[float, float]
+    length: float
+
+
+def _long_words(ink: Ink, skip: set[int]) -> list[_Word]:
+    """Runs of ink (components a few pixels apart joined) as long and thin as a word of
+    ``JOKER_WORD_LETTERS`` letters, leaving out the ``skip`` components."""
+    own = ink.labels > 0
+    if skip:
+        own &= ~np.isin(ink.labels, [c + 1 for c in skip])
+    own_u8 = own.astype(np.uint8)
+    side = 2 * JOKER_WORD_GAP + 1
+    joined = cv2.dilate(own_u8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    _, labels = cv2.connectedComponentsWithAlgorithm(joined, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    found = cv2.findNonZero(own_u8)  # much faster than np.nonzero on a whole photo
+    if found is None:
+        return []
+    points = found.reshape(-1, 2)
+    xs, ys = points[:, 0], points[:, 1]
+    word_at = labels[ys, xs]
+    # Every run's elongation from its second moments at once: only long thin ones are
+    # measured closely.  (A filled L x S rectangle has variances L^2/12 and S^2/12.)
+    total = np.bincount(word_at).astype(np.float64)
+    total[0] = np.inf
+    fx, fy = xs.astype(np.float64), ys.astype(np.float64)
+    mean_x, mean_y = np.bincount(word_at, fx) / total, np.bincount(word_at, fy) / total
+    var_x = np.bincount(word_at, fx * fx) / total - mean_x**2
+    var_y = np.bincount(word_at, fy * fy) / total - mean_y**2
+    cov = np.bincount(word_at, fx * fy) / total - mean_x * mean_y
+    spread = np.sqrt((var_x - var_y) ** 2 + 4 * cov**2)
+    major = (var_x + var_y + spread) / 2
+    minor = np.maximum((var_x + var_y - spread) / 2, 1e-6)
+    elongation = np.sqrt(major / minor)
+    low, high = JOKER_WORD_ASPECT
+    likely = (elongation >= 0.75 * low) & (elongation <= 1.5 * high)
+    likely &= np.sqrt(12 * major) >= 4 * JOKER_WORD_LETTERS
+    words: list[_Word] = []
+    for word in np.flatnonzero(likely):
+        inside = word_at == word
+        wx, wy = xs[inside], ys[inside]
+        members = tuple(int(c) - 1 for c in np.unique(ink.labels[wy, wx]))
+        if len(members) > JOKER_WORD_MEMBERS:
+            continue
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.column_stack([wx, wy]).astype(np.float32))
+        length, width = max(rw, rh), max(min(rw, rh), 1.0)
+        if not low <= length / width <= high:
+            continue
+        theta = np.radians(angle if rw >= rh else angle + 90.0)
+        axis = (float(np.cos(theta)), float(np.sin(theta)))
+        along = (wx - cx) * axis[0] + (wy - cy) * axis[1]
+        letter = ((along - along.min()) / max(float(np.ptp(along)), 1.0) * JOKER_WORD_LETTERS).astype(
+            np.int32
+        )
+        words.append(_Word(members, wx, wy, np.minimum(letter, JOKER_WORD_LETTERS - 1), axis, float(length)))
+    return words
+
+
+def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[IndexReading], set[int]]:
+    """Joker indices whose letters do not stand apart as components (blurred or set tight):
+    a long thin run of ink, cut into five letters of equal length, whose first letter reads
+    as J and middle one as K, from either end.  Returns the readings and the components
+    they use.
+
+    ``image``: the BGR working image (for the joker's colour); ``skip``: components already
+    read (a joker's separate letters).
+    """
+    words = _long_words(ink, skip)
+    if not words:
+        return [], set()
+    # Each word from either end: its first and middle letters, turned upright.
+    tries = [(word, end) for word in words for end in (1, -1)]
+    squares = np.zeros((2 * len(tries), GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    heights = np.zeros(2 * len(tries), np.float32)
+    widths = np.zeros(2 * len(tries), np.float32)
+    for k, (word, end) in enumerate(tries):
+        x0, y0 = int(word.xs.min()), int(word.ys.min())
+        shape = (int(word.ys.max()) - y0 + 1, int(word.xs.max()) - x0 + 1)
+        down = (end * word.axis[0], end * word.axis[1])
+        first = 0 if end > 0 else JOKER_WORD_LETTERS - 1
+        for j, letter in enumerate((first, JOKER_WORD_LETTERS // 2)):
+            mask = np.zeros(shape, np.uint8)
+            chosen = word.letter == letter
+            mask[word.ys[chosen] - y0, word.xs[chosen] - x0] = 1
+            squares[2 * k + j], heights[2 * k + j], widths[2 * k + j] = upright_glyph(
+                mask, (float(x0), float(y0)), down
+            )
+    probabilities = classify_glyphs(glyph_features_batch(squares, heights, widths), None)
+    j_p = probabilities[0::2, CLASS_INDEX["J"]]
+    k_p = probabilities[1::2, CLASS_INDEX["K"]]
+    readings: list[IndexReading] = []
+    used: set[int] = set()
+    for k in np.argsort(-(j_p * k_p)):
+        word, end = tries[int(k)]
+        if j_p[k] < JOKER_LETTER_P or k_p[k] < JOKER_LETTER_P or used & set(word.members):
+            continue
+        used |= set(word.members)
+        down = (end * word.axis[0], end * word.axis[1])
+        mean = image[word.ys, word.xs].mean(axis=0)
+        chroma = float(mean.max() - mean.min())
+        first = word.letter == (0 if end > 0 else JOKER_WORD_LETTERS - 1)
+        # A square letter's size as a separate letter's would be measured (box diagonal / 1.25).
+        letter_size = float(np.hypot(1.0, 1.0)) * word.length / JOKER_WORD_LETTERS / 1.25
+        readings.append(
+            IndexReading(
+                pair=IndexPair(
+                    (word.members[0],), word.members[-1], (end * word.axis[0], end * word.axis[1])
+                ),
+                rank=JOKER,
+                suit="coloured" if chroma >= JOKER_COLOURED else "black",
+                score=float(np.sqrt(j_p[k] * k_p[k])),
+                center=(float(word.xs[first].mean()), float(word.ys[first].mean())),
+                size=letter_size / 0.6,  # as read_jokers: the letters are smaller than a rank
             )
         )
     return readings, used

@@ -34,7 +34,7 @@ from vision.detect import (
     working_image,
 )
 from vision.profile import DeckProfile, card_template, deck_of
-from vision.read import IndexReading, MarkReading, read_jokers, read_marks, read_pairs
+from vision.read import IndexReading, MarkReading, read_joker_words, read_jokers, read_marks, read_pairs
 
 # Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
 # the rank glyph's centre): a typical index sits near the top-left corner.
@@ -399,6 +399,10 @@ def find_cards(
     pairs = index_pairs(ink)
     whole = [p for p in pairs if ink.is_whole(p)]
     readings, letters = read_jokers(ink, whole, small) if game == "standard" else ([], set())
+    if game == "standard":
+        words, joined = read_joker_words(ink, small, letters)
+        readings += words
+        letters |= joined
     # A joker's letters are no other card's rank or suit.
     pairs = [p for p in pairs if not (ink.pair_ink(p) & letters)]
     readings += read_pairs(ink, pairs, game, profile, small)
@@ -503,9 +507,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
         return len(lone)
     quads = [regions.quads[i] for i in lone]
     centers = np.array([q.mean(axis=0) for q in quads if q is not None])
-    heights = np.array(
-        [side_lengths(q).max() for q in quads if q is not None]
-    )
+    heights = np.array([side_lengths(q).max() for q in quads if q is not None])
     order = _reading_order(centers, heights)
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)

@@ -12,7 +12,14 @@ from companion.cards import Card, Deck
 from tests.vision.conftest import draw_back, draw_card, paste, table
 from vision.detect import IndexPair, Regions, index_pairs, ink_components, paper_regions
 from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
-from vision.read import CLASS_INDEX, EDGE_PAIR_SCORE, IndexReading, builtin_model, read_pairs
+from vision.read import (
+    CLASS_INDEX,
+    EDGE_PAIR_SCORE,
+    IndexReading,
+    builtin_model,
+    read_joker_words,
+    read_pairs,
+)
 from vision.scan import assemble, scan_image
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -225,3 +232,25 @@ def test_two_pips_side_by_side_above_a_third_are_no_ten() -> None:
     paste_face(scene, style, Card.parse("4h", Deck.STANDARD), 170, (300, 250), 8.0)
     paste_face(scene, style, Card.parse("9c", Deck.STANDARD), 170, (360, 260), -5.0)
     assert sorted(str(c.card) for c in scan_image(scene, "standard").cards) == ["4h", "9c"]
+
+
+@pytest.mark.parametrize("turn", [35, 200])
+def test_a_joker_word_run_together_is_read_along_its_length(turn: int) -> None:
+    # JOKER written tight down a strip of paper: turned, its letters touch and make one or
+    # two long runs of ink. The word reads from its J end, whichever way the strip lies.
+    strip = np.full((150, 60, 3), 240, np.uint8)
+    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 3)
+    for k, letter in enumerate("JOKER"):
+        (width, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 3)
+        origin = ((60 - width) // 2, 30 + 13 * k)
+        cv2.putText(strip, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (30, 30, 30), 3, cv2.LINE_AA)
+    scene = table(800, 800)
+    paste(scene, strip, (400, 400), float(turn))
+    ink = ink_components(scene, paper_regions(scene))
+    assert len(ink.boxes) < 3  # the letters ran together
+    readings, used = read_joker_words(ink, scene, set())
+    assert [(r.rank, r.suit) for r in readings] == [("JOKER", "black")]
+    assert used == set(range(len(ink.boxes)))
+    # "down" runs from J to R: the strip's own down, turned with it.
+    angle = np.radians(turn)
+    assert np.dot(readings[0].pair.down, (np.sin(angle), np.cos(angle))) > 0.95

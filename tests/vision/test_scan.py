@@ -26,16 +26,19 @@ def test_a_fan_squared_off_into_a_card_shaped_region_gives_every_card() -> None:
     assert found == sorted(["7s", "2c", "Ah", "8d", "Jc"])
 
 
-def joker_face(colour: tuple[int, int, int], scale: float = 1.5) -> np.ndarray:
-    """A joker: JOKER spelt down the top-left and (turned) bottom-right corners."""
+def joker_face(
+    colour: tuple[int, int, int], scale: float = 1.5, spacing: float = 1.45, stroke: int = 2
+) -> np.ndarray:
+    """A joker: JOKER spelt down the top-left and (turned) bottom-right corners, a letter
+    every ``spacing`` letter heights."""
     w, h = round(CARD_W * scale), round(CARD_H * scale)
     face = np.full((h, w, 3), 242, np.uint8)
     corner = np.full((h // 2, w // 4, 3), 242, np.uint8)
     glyph = round(11 * scale)
-    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, glyph, 2)
+    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, glyph, stroke)
     for k, letter in enumerate("JOKER"):
-        (tw, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 2)
-        y = round(glyph * (1.5 + 1.45 * k))
+        (tw, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, stroke)
+        y = round(glyph * (1.5 + spacing * k))
         cv2.putText(
             corner,
             letter,
@@ -43,7 +46,7 @@ def joker_face(colour: tuple[int, int, int], scale: float = 1.5) -> np.ndarray:
             cv2.FONT_HERSHEY_SIMPLEX,
             font_scale,
             colour,
-            2,
+            stroke,
             cv2.LINE_AA,
         )
     ch, cw = corner.shape[:2]
@@ -60,6 +63,16 @@ def test_jokers_are_read_from_their_letters_and_told_apart_by_colour() -> None:
     paste(scene, draw_card("K", "spades", 1.5), (450, 420), 3.0)
     found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
     assert found == ["BJ", "Ks", "RJ"]
+
+
+def test_a_joker_whose_letters_run_together_is_read_from_the_whole_word() -> None:
+    # Set tight (or blurred), J, O, K, E and R touch: the letters are two or three runs of
+    # ink, not five components, and no chain of letters can be followed down the card.
+    scene = table(600, 900)
+    paste(scene, joker_face((30, 30, 30), spacing=0.85, stroke=3), (300, 300), 20.0)
+    paste(scene, joker_face((40, 40, 200), spacing=0.85, stroke=3), (620, 300), -75.0)
+    found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
+    assert found == ["BJ", "RJ"]
 
 
 def _candidate(
