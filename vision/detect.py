@@ -48,8 +48,9 @@ MIN_QUAD_FILL = 0.85
 MIN_SOLIDITY = 0.8
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).
 MIN_PAPER_RING = 0.45
-#: ... or this much, when its reading must be surer (an index squeezed against a card's edge).
-EDGE_PAPER_RING = 0.3
+#: ... or this much, when its reading must be surer (an index squeezed against a card's edge,
+#: or between the dark rims and frame lines of a tight fan, with a sliver of paper around it).
+EDGE_PAPER_RING = 0.15
 
 
 def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:

@@ -90,6 +90,16 @@ def test_ink_on_the_table_is_not_a_glyph() -> None:
     assert len(ink_components(scene, paper_regions(scene)).centers) == 0
 
 
+def test_a_glyph_with_only_a_sliver_of_paper_around_it_is_ink_on_the_edge() -> None:
+    # An index peeking out between the dark rims and thick frame lines of a tight fan has
+    # little paper around it: it is still a glyph, one whose reading must be surer.
+    scene = table(400, 400)
+    cv2.rectangle(scene, (200, 237), (216, 257), (235, 235, 235), -1)  # 2 pixels of paper round the K
+    cv2.putText(scene, "K", (200, 256), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2)
+    ink = ink_components(scene, paper_regions(scene))
+    assert len(ink.centers) == 1 and bool(ink.edge[0])
+
+
 def test_order_corners_starts_at_the_top_left_of_the_upright_card() -> None:
     quad = np.array([[0, 0], [0, 140], [100, 140], [100, 0]], np.float32)
     assert order_corners(quad, (0.0, 1.0)).tolist() == [[0, 0], [100, 0], [100, 140], [0, 140]]
