@@ -46,8 +46,9 @@ MAX_CARD_AREA = 0.6
 MIN_QUAD_FILL = 0.85
 #: A lone card's paper fills at least this share of its convex hull (art and rims cut into it).
 MIN_SOLIDITY = 0.8
-#: A glyph needs at least this share of paper in the ring around it (corner glyphs border the table).
-MIN_PAPER_RING = 0.45
+#: A glyph needs at least this share of paper in the ring around it (corner glyphs border the
+#: table, fanned ones the next card's rim) ...
+MIN_PAPER_RING = 0.35
 #: ... or this much, when its reading must be surer (an index squeezed against a card's edge,
 #: or between the dark rims and frame lines of a tight fan, with a sliver of paper around it).
 EDGE_PAPER_RING = 0.15

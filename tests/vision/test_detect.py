@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.vision.conftest import draw_back, draw_card, paste, table
 from vision.detect import Ink, index_pairs, ink_components, paper_mask, paper_regions, working_image
@@ -90,14 +91,20 @@ def test_ink_on_the_table_is_not_a_glyph() -> None:
     assert len(ink_components(scene, paper_regions(scene)).centers) == 0
 
 
-def test_a_glyph_with_only_a_sliver_of_paper_around_it_is_ink_on_the_edge() -> None:
+@pytest.mark.parametrize(("margins", "on_edge"), [((2, 2, 2, 2), True), ((3, 3, 4, 4), False)])
+def test_a_glyph_with_only_a_sliver_of_paper_around_it_is_still_ink(
+    margins: tuple[int, int, int, int], on_edge: bool
+) -> None:
     # An index peeking out between the dark rims and thick frame lines of a tight fan has
-    # little paper around it: it is still a glyph, one whose reading must be surer.
+    # little paper around it: it is still a glyph. With 2 pixels of paper round it, one whose
+    # reading must be surer (on the edge); with 3 or 4, an ordinary one.
+    left, top, right, bottom = margins
     scene = table(400, 400)
-    cv2.rectangle(scene, (200, 237), (216, 257), (235, 235, 235), -1)  # 2 pixels of paper round the K
+    cv2.rectangle(scene, (202 - left, 239 - top), (214 + right, 255 + bottom), (235, 235, 235), -1)
+    # The K fills the box x 202..214, y 239..255.
     cv2.putText(scene, "K", (200, 256), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2)
     ink = ink_components(scene, paper_regions(scene))
-    assert len(ink.centers) == 1 and bool(ink.edge[0])
+    assert len(ink.centers) == 1 and bool(ink.edge[0]) is on_edge
 
 
 def test_order_corners_starts_at_the_top_left_of_the_upright_card() -> None:
