@@ -265,7 +265,8 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
     one card are one card (seen at two indices the twin test could not pair, under steep
     perspective or in a tight fan).  Standard decks may be doubled (Shengji), so there only
     repeats within ``REPEAT_REACH`` card heights are one card, and two copies side by side
-    (:func:`_copies_side_by_side`) are two.  The best-placed is kept: a
+    (:func:`_copies_side_by_side`) or with other cards between them
+    (:func:`_copies_with_cards_between`) are two.  The best-placed is kept: a
     measured outline, then two merged indices, then the surer reading."""
     ranked = sorted(
         range(len(candidates)),
@@ -274,10 +275,42 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
     kept: list[int] = []
     for i in ranked:
         candidate = candidates[i]
-        repeat = any(_one_card(candidates[k], candidate, game) for k in kept)
+        repeat = any(
+            _one_card(candidates[k], candidate, game)
+            and not (game == "standard" and _copies_with_cards_between(candidates[k], candidate, candidates))
+            for k in kept
+        )
         if not repeat:
             kept.append(i)
     return [candidates[i] for i in sorted(kept)]
+
+
+#: Another card's index lies between two indices when it is this many glyph sizes or less
+#: from the line joining them (and not beside either end).
+BETWEEN_REACH = 0.8
+
+
+def _copies_with_cards_between(first: _Candidate, second: _Candidate, candidates: list[_Candidate]) -> bool:
+    """True when another card's index lies between the indices of two index-placed copies of
+    one card: two copies fanned with other cards between them (Shengji's two decks), not one
+    card read at two of its own indices (no card shows another card's index between them)."""
+    if first.outlined or second.outlined or first.merged or second.merged:
+        return False
+    start, end = np.asarray(first.index_center), np.asarray(second.index_center)
+    span = end - start
+    length = float(np.linalg.norm(span))
+    if length == 0.0:
+        return False
+    size = first.height / CARD_HEIGHT_PER_GLYPH
+    for other in candidates:
+        if other.card == first.card or other.outlined:
+            continue
+        offset = np.asarray(other.index_center) - start
+        along = float(offset @ span) / length
+        across = abs(float(offset[0] * span[1] - offset[1] * span[0])) / length
+        if 0.5 * size < along < length - 0.5 * size and across < BETWEEN_REACH * size:
+            return True
+    return False
 
 
 #: Two indices naming one card and facing the same way, at least the first and at most the

@@ -152,6 +152,18 @@ def test_a_pair_of_one_card_fanned_together_is_two_cards() -> None:
     assert sorted(str(card.card) for card in scan_image(scene, "standard").cards) == ["3c", "7h", "7h", "Qs"]
 
 
+def test_two_copies_of_a_card_fanned_with_cards_between_them_are_two_cards() -> None:
+    # Two decks: the same card twice in one fan, two other cards' indices between them. Near
+    # enough to pass for one card read twice (a four-index deck's same-edge twin), but no
+    # card shows another card's index between two of its own.
+    scene = table(600, 900)
+    hand = [("7", "hearts"), ("Q", "spades"), ("3", "clubs"), ("7", "hearts"), ("K", "diamonds")]
+    for k, (rank, suit) in enumerate(hand):
+        paste(scene, draw_card(rank, suit, 1.6), (300 + 40 * k, 300 + 6 * k), 5.0)
+    found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
+    assert found == ["3c", "7h", "7h", "Kd", "Qs"]
+
+
 def test_a_pair_alone_squared_off_into_one_card_shape_is_two_cards() -> None:
     # The two 7 of hearts alone, a little apart: their paper outlines one card-shaped region,
     # but its two top indices face the same way side by side.
