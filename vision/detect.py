@@ -422,7 +422,8 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         # Straight runs of ink longer than any glyph stroke are frame lines or card edges,
         # whatever their width; the Hough segments (drawn 3 pixels wide) take their blurred
         # margins and the lines a few pixels of noise break up.
-        runs = straight_runs(knot, max(30, round(STRAIGHT_RUN * max(image.shape[:2]))))
+        run = max(30, round(STRAIGHT_RUN * max(image.shape[:2])))
+        runs = straight_runs(knot, run, stats[1:][tangled, :4])
         unlined = cv2.bitwise_and(knot, cv2.bitwise_not(runs))
         for x0, y0, x1, y1 in lines.reshape(-1, 4) if lines is not None else []:
             # In a network's dense ink, Hough also finds "lines" running across glyphs.
@@ -493,10 +494,14 @@ def _line_kernels(length: int) -> tuple[np.ndarray, ...]:
     return tuple(kernels)
 
 
-def straight_runs(mask: np.ndarray, length: int) -> np.ndarray:
+def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None) -> np.ndarray:
     """(H, W) uint8 mask (255) of the ink in ``mask`` lying on a straight run at least
-    ``length`` pixels long in some direction (an opening with a line at each angle), grown
-    by a pixel to take the line's blurred margin.
+    ``length`` pixels long (made odd) in some direction (an opening with a line at each
+    angle), grown by a pixel to take the line's blurred margin.
+
+    ``boxes``: optional (N, 4) x, y, w, h boxes of the connected components of ``mask``: a
+    run lies within one component, so only their boxes are searched when they are smaller
+    than the box around all the ink (the same answer, in less time).
 
     >>> mask = np.zeros((80, 80), np.uint8)
     >>> _ = cv2.line(mask, (5, 10), (75, 60), 255, 2)  # a frame line
@@ -506,18 +511,37 @@ def straight_runs(mask: np.ndarray, length: int) -> np.ndarray:
     (255, 0)
     >>> bool(straight_runs(mask[35:65, 5:20], 40).any())  # the stroke alone, filling its box
     False
+    >>> far = np.zeros((300, 300), np.uint8)  # two frames in far corners: two small boxes
+    >>> _ = cv2.line(far, (5, 10), (75, 60), 255, 2); far[40:60, 10:14] = 255
+    >>> _ = cv2.line(far, (290, 240), (220, 290), 255, 2)
+    >>> boxes = cv2.connectedComponentsWithStats(far)[2][1:, :4]
+    >>> bool(np.array_equal(straight_runs(far, 40, boxes), straight_runs(far, 40)))
+    True
     """
     runs = np.zeros(mask.shape, np.uint8)
-    ys, xs = np.nonzero(mask)
-    if ys.size == 0:
-        return runs
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    box = mask[y0:y1, x0:x1]
-    window = runs[y0:y1, x0:x1]
-    for kernel in _line_kernels(length):
-        # Outside the box is no ink (OpenCV's default border would count it as ink).
-        opened = cv2.morphologyEx(box, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        cv2.bitwise_or(window, opened, dst=window)
+    if boxes is not None and len(boxes):
+        x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
+        x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
+    else:
+        ys, xs = np.nonzero(mask)
+        if ys.size == 0:
+            return runs
+        y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+    windows = [(x0, y0, x1 - x0, y1 - y0)]
+    if boxes is not None and int((boxes[:, 2] * boxes[:, 3]).sum()) < (x1 - x0) * (y1 - y0):
+        windows = [(int(x), int(y), int(w), int(h)) for x, y, w, h in boxes]
+    # An odd length: a kernel symmetric about its anchor opens to a subset of the ink (an
+    # even one may shift a pixel, which would make the answer depend on the window).
+    kernels = _line_kernels(length | 1)
+    for x, y, w, h in windows:
+        box = mask[y : y + h, x : x + w]
+        window = runs[y : y + h, x : x + w]
+        for kernel in kernels:
+            # Outside the box is no ink (OpenCV's default border would count it as ink).
+            opened = cv2.morphologyEx(
+                box, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0
+            )
+            cv2.bitwise_or(window, opened, dst=window)
     return cv2.dilate(runs, np.ones((3, 3), np.uint8))
 
 
