@@ -517,6 +517,8 @@ def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None
     >>> boxes = cv2.connectedComponentsWithStats(far)[2][1:, :4]
     >>> bool(np.array_equal(straight_runs(far, 40, boxes), straight_runs(far, 40)))
     True
+    >>> bool(np.array_equal(straight_runs(far, 40, boxes[:0]), straight_runs(far, 40)))  # no boxes
+    True
     """
     runs = np.zeros(mask.shape, np.uint8)
     if boxes is not None and len(boxes):
@@ -528,7 +530,7 @@ def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None
             return runs
         y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
     windows = [(x0, y0, x1 - x0, y1 - y0)]
-    if boxes is not None and int((boxes[:, 2] * boxes[:, 3]).sum()) < (x1 - x0) * (y1 - y0):
+    if boxes is not None and len(boxes) and int((boxes[:, 2] * boxes[:, 3]).sum()) < (x1 - x0) * (y1 - y0):
         windows = [(int(x), int(y), int(w), int(h)) for x, y, w, h in boxes]
     # An odd length: a kernel symmetric about its anchor opens to a subset of the ink (an
     # even one may shift a pixel, which would make the answer depend on the window).

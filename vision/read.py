@@ -636,10 +636,9 @@ def _long_words(ink: Ink, skip: set[int]) -> list[_Word]:
         theta = np.radians(angle if rw >= rh else angle + 90.0)
         axis = (float(np.cos(theta)), float(np.sin(theta)))
         along = (wx - cx) * axis[0] + (wy - cy) * axis[1]
-        letter = ((along - along.min()) / max(float(np.ptp(along)), 1.0) * JOKER_WORD_LETTERS).astype(
-            np.int32
-        )
-        words.append(_Word(members, wx, wy, np.minimum(letter, JOKER_WORD_LETTERS - 1), axis, float(length)))
+        share = (along - along.min()) / max(float(np.ptp(along)), 1.0)
+        letter = np.minimum((share * JOKER_WORD_LETTERS).astype(np.int32), JOKER_WORD_LETTERS - 1)
+        words.append(_Word(members, wx, wy, letter, axis, float(length)))
     return words
 
 
@@ -685,18 +684,16 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
         down = (end * word.axis[0], end * word.axis[1])
         mean = image[word.ys, word.xs].mean(axis=0)
         chroma = float(mean.max() - mean.min())
-        first = word.letter == (0 if end > 0 else JOKER_WORD_LETTERS - 1)
+        j_pixels = word.letter == (0 if end > 0 else JOKER_WORD_LETTERS - 1)
         # A square letter's size as a separate letter's would be measured (box diagonal / 1.25).
         letter_size = float(np.hypot(1.0, 1.0)) * word.length / JOKER_WORD_LETTERS / 1.25
         readings.append(
             IndexReading(
-                pair=IndexPair(
-                    (word.members[0],), word.members[-1], (end * word.axis[0], end * word.axis[1])
-                ),
+                pair=IndexPair((word.members[0],), word.members[-1], down),
                 rank=JOKER,
                 suit="coloured" if chroma >= JOKER_COLOURED else "black",
                 score=float(np.sqrt(j_p[k] * k_p[k])),
-                center=(float(word.xs[first].mean()), float(word.ys[first].mean())),
+                center=(float(word.xs[j_pixels].mean()), float(word.ys[j_pixels].mean())),
                 size=letter_size / 0.6,  # as read_jokers: the letters are smaller than a rank
             )
         )
