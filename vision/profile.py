@@ -192,13 +192,15 @@ class DeckProfile:
             or meta.get("game") not in GAMES
         ):
             raise ProfileError(f"{path}: not a deck profile made by this version of 'trickmate calibrate'")
+        # Profiles written before marks had colours named the same mapping "suit_colours".
+        colours = meta.get("colours", meta.get("suit_colours", {}))
         if (
             exemplars.ndim != 2
             or exemplars.shape[1] != FEATURE_LENGTH
             or len(meta["labels"]) != len(exemplars)
             or stack.shape[1:] != (TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3)
             or len(meta["template_names"]) != len(stack)
-            or not isinstance(meta.get("colours", {}), dict)
+            or not isinstance(colours, dict)
         ):
             raise ProfileError(f"{path}: the deck profile is damaged")
         return cls(
@@ -208,7 +210,7 @@ class DeckProfile:
             templates={str(n): stack[i] for i, n in enumerate(meta["template_names"])},
             spread=float(meta["spread"]),
             name=str(meta.get("name", Path(path).stem)),
-            colours={str(k): str(v) for k, v in meta.get("colours", {}).items()},
+            colours={str(k): str(v) for k, v in colours.items()},
         )
 
 

@@ -275,11 +275,7 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
     kept: list[int] = []
     for i in ranked:
         candidate = candidates[i]
-        repeat = any(
-            _one_card(candidates[k], candidate, game)
-            and not (game == "standard" and _copies_with_cards_between(candidates[k], candidate, candidates))
-            for k in kept
-        )
+        repeat = any(_one_card(candidates[k], candidate, game, candidates) for k in kept)
         if not repeat:
             kept.append(i)
     return [candidates[i] for i in sorted(kept)]
@@ -321,8 +317,9 @@ def _copies_with_cards_between(first: _Candidate, second: _Candidate, candidates
 PAIR_SPACING = (0.8, 2.5)
 
 
-def _one_card(kept: _Candidate, candidate: _Candidate, game: str) -> bool:
-    """True when ``candidate`` repeats ``kept``'s card (see :func:`_drop_repeats`)."""
+def _one_card(kept: _Candidate, candidate: _Candidate, game: str, candidates: list[_Candidate]) -> bool:
+    """True when ``candidate`` repeats ``kept``'s card (see :func:`_drop_repeats`); the other
+    ``candidates`` may show an index between two copies."""
     if kept.card != candidate.card:
         return False
     if game == "tichu":
@@ -330,7 +327,12 @@ def _one_card(kept: _Candidate, candidate: _Candidate, game: str) -> bool:
     reach = REPEAT_REACH * max(kept.height, candidate.height)
     if float(np.linalg.norm(kept.center - candidate.center)) >= reach:
         return False
-    return candidate.outlined or not _copies_side_by_side(kept, candidate.down, candidate.index_center)
+    if candidate.outlined:
+        return True
+    return not (
+        _copies_side_by_side(kept, candidate.down, candidate.index_center)
+        or _copies_with_cards_between(kept, candidate, candidates)
+    )
 
 
 def _copies_side_by_side(
@@ -431,8 +433,11 @@ def find_cards(
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)
     whole = [p for p in pairs if ink.is_whole(p)]
-    readings, letters = read_jokers(ink, whole, small) if game == "standard" else ([], set())
+    readings: list[IndexReading] = []
+    letters: set[int] = set()
     if game == "standard":
+        # Jokers spelt in separate letters, then in letters run together.
+        readings, letters = read_jokers(ink, whole, small)
         words, joined = read_joker_words(ink, small, letters)
         readings += words
         letters |= joined

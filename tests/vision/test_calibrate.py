@@ -234,6 +234,18 @@ def test_a_profile_from_an_older_trickmate_is_refused_with_a_clear_message(tmp_p
         DeckProfile.load(old)
 
 
+def test_a_profile_saved_before_marks_had_colours_keeps_its_suit_colours(tmp_path: Path) -> None:
+    # Earlier profiles stored the same mapping under "suit_colours".
+    saved = tmp_path / "deck.npz"
+    DeckProfile("tichu", colours={"jade": "green", "star": "red"}).save(saved)
+    with np.load(saved) as arrays:
+        meta = json.loads(str(arrays["meta"]))
+        exemplars, templates = arrays["exemplars"], arrays["templates"]
+    meta["suit_colours"] = meta.pop("colours")
+    np.savez_compressed(saved, meta=np.array(json.dumps(meta)), exemplars=exemplars, templates=templates)
+    assert DeckProfile.load(saved).colours == {"jade": "green", "star": "red"}
+
+
 def test_calibration_learns_the_colours_of_its_decks_suits(style: DeckStyle, tmp_path: Path) -> None:
     # An edition coloured unlike the typical Tichu deck (red Jade, blue Sword, black Pagoda,
     # green Star): calibration takes the deck's own colours, which then judge its suits.
