@@ -275,10 +275,38 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
     kept: list[int] = []
     for i in ranked:
         candidate = candidates[i]
-        repeat = any(_one_card(candidates[k], candidate, game, candidates) for k in kept)
-        if not repeat:
+        twin = next((k for k in kept if _one_card(candidates[k], candidate, game, candidates)), None)
+        if twin is None:
             kept.append(i)
+        elif _left_of(candidate, candidates[twin]):
+            # A four-index card read at both top corners: it is placed from its top-left
+            # index (placed from the top-right one, it lands a card's width to the right).
+            surest = max(candidate.confidence, candidates[twin].confidence)
+            candidates[twin] = replace(candidate, confidence=surest)
     return [candidates[i] for i in sorted(kept)]
+
+
+def _left_of(candidate: _Candidate, kept: _Candidate) -> bool:
+    """True when ``candidate`` and ``kept``, both placed from one index facing the same way,
+    were read at one card's two top corners and ``candidate``'s is the top-left one.
+
+    >>> from companion.cards import Deck
+    >>> def placed_at(x: float) -> _Candidate:
+    ...     return _Candidate(Card.parse("7h", Deck.STANDARD), 0.9, np.zeros((4, 2), np.float32),
+    ...                       np.zeros(2), 148.0, (0.0, 1.0), (x, 100.0))
+    >>> _left_of(placed_at(100.0), placed_at(182.0)), _left_of(placed_at(182.0), placed_at(100.0))
+    (True, False)
+    >>> _left_of(placed_at(100.0), replace(placed_at(182.0), down=(0.0, -1.0)))  # facing away
+    False
+    """
+    if candidate.outlined or kept.outlined or candidate.merged or kept.merged:
+        return False
+    if candidate.down[0] * kept.down[0] + candidate.down[1] * kept.down[1] < 0.8:
+        return False
+    offset = np.asarray(candidate.index_center) - np.asarray(kept.index_center)
+    across, along = (float(v) for v in _frame(kept.down) @ offset)
+    size = kept.height / CARD_HEIGHT_PER_GLYPH
+    return across < 0 and abs(along) < 0.5 * abs(across) and abs(across) <= CARD_WIDTH_PER_GLYPH * size
 
 
 #: Another card's index lies between two indices when it is this many glyph sizes or less

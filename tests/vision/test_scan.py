@@ -184,3 +184,18 @@ def test_a_card_lying_on_a_sheet_of_paper_is_read_though_the_outline_is_the_shee
     regions = paper_regions(scene)
     assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
     assert [str(card.card) for card in scan_image(scene, "standard").cards] == ["Ah"]
+
+
+def test_a_four_index_card_read_at_both_top_corners_is_placed_from_its_top_left_index() -> None:
+    # Placed from the top-right index the card would lie a card's width too far right, so
+    # the top-left one places it even when the top-right one was read more surely.
+    def placed_from(index_x: float, confidence: float) -> _Candidate:
+        left = index_x - 11.0  # the index sits 0.55 glyph sizes (20 px) in from the left edge
+        corners = np.array([[left, 85], [left + 104, 85], [left + 104, 233], [left, 233]], np.float32)
+        card = Card.parse("Kh", Deck.STANDARD)
+        center = corners.mean(axis=0)
+        return _Candidate(card, confidence, corners, center, 148.0, (0.0, 1.0), (index_x, 100.0))
+
+    kept = _drop_repeats([placed_from(100.0, 0.8), placed_from(182.0, 0.99)], "standard")
+    assert len(kept) == 1
+    assert kept[0].index_center == (100.0, 100.0) and kept[0].confidence == 0.99
