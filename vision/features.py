@@ -44,38 +44,61 @@ def upright_glyph(
     >>> round(height), round(width)
     (4, 20)
     """
+    [(square, height, width)] = upright_glyphs(mask, [down])
+    return square, height, width
+
+
+def upright_glyphs(
+    mask: np.ndarray, downs: list[tuple[float, float]]
+) -> list[tuple[np.ndarray, float, float]]:
+    """:func:`upright_glyph` of one ``mask`` in each of ``downs``: the mask's pixels are
+    found and converted once (a component is read as a rank and as a suit, both ways).
+
+    >>> bar = np.zeros((30, 10), np.uint8); bar[5:25, 3:7] = 1
+    >>> [(round(height), round(width)) for _, height, width in upright_glyphs(bar, [(0.0, 1.0), (1.0, 0.0)])]
+    [(20, 4), (4, 20)]
+    """
     ys, xs = np.nonzero(mask >= 0.5) if mask.dtype.kind == "f" else np.nonzero(mask)
-    dx, dy = float(down[0]), float(down[1])
-    # "right" is down turned a quarter anticlockwise on screen (x right, y down).
-    rx, ry = dy, -dx
     if xs.size == 0:
-        return np.zeros((GLYPH_SIZE, GLYPH_SIZE), np.float32), 0.0, 0.0
+        return [(np.zeros((GLYPH_SIZE, GLYPH_SIZE), np.float32), 0.0, 0.0) for _ in downs]
     px = xs.astype(np.float32)
     py = ys.astype(np.float32)
-    along = px * dx + py * dy
-    across = px * rx + py * ry
-    a0, a1 = float(along.min()), float(along.max())
-    c0, c1 = float(across.min()), float(across.max())
-    height = a1 - a0 + 1.0
-    width = c1 - c0 + 1.0
-    scale = GLYPH_FILL / max(height, width)
-    mid_a = (a0 + a1) / 2.0
-    mid_c = (c0 + c1) / 2.0
-    half = GLYPH_SIZE / 2.0
-    # out_x = scale * (across - mid_c) + half ; out_y = scale * (along - mid_a) + half
-    matrix = np.array(
-        [
-            [scale * rx, scale * ry, half - scale * mid_c],
-            [scale * dx, scale * dy, half - scale * mid_a],
-        ],
-        dtype=np.float32,
-    )
     source: np.ndarray = mask.astype(np.float32) if mask.dtype.kind == "f" else (mask > 0).astype(np.float32)
-    if scale < 0.7:
-        # Shrinking a lot: blur first so thin strokes survive the resampling.
-        source = cv2.GaussianBlur(source, (0, 0), 0.5 / scale)
-    square = cv2.warpAffine(source, matrix, (GLYPH_SIZE, GLYPH_SIZE), flags=cv2.INTER_LINEAR, borderValue=0.0)
-    return np.clip(square, 0.0, 1.0), height, width
+    blurred: dict[float, np.ndarray] = {}
+    results = []
+    for down in downs:
+        dx, dy = float(down[0]), float(down[1])
+        # "right" is down turned a quarter anticlockwise on screen (x right, y down).
+        rx, ry = dy, -dx
+        along = px * dx + py * dy
+        across = px * rx + py * ry
+        a0, a1 = float(along.min()), float(along.max())
+        c0, c1 = float(across.min()), float(across.max())
+        height = a1 - a0 + 1.0
+        width = c1 - c0 + 1.0
+        scale = GLYPH_FILL / max(height, width)
+        mid_a = (a0 + a1) / 2.0
+        mid_c = (c0 + c1) / 2.0
+        half = GLYPH_SIZE / 2.0
+        # out_x = scale * (across - mid_c) + half ; out_y = scale * (along - mid_a) + half
+        matrix = np.array(
+            [
+                [scale * rx, scale * ry, half - scale * mid_c],
+                [scale * dx, scale * dy, half - scale * mid_a],
+            ],
+            dtype=np.float32,
+        )
+        image = source
+        if scale < 0.7:
+            # Shrinking a lot: blur first so thin strokes survive the resampling.
+            if scale not in blurred:
+                blurred[scale] = cv2.GaussianBlur(source, (0, 0), 0.5 / scale)
+            image = blurred[scale]
+        square = cv2.warpAffine(
+            image, matrix, (GLYPH_SIZE, GLYPH_SIZE), flags=cv2.INTER_LINEAR, borderValue=0.0
+        )
+        results.append((np.clip(square, 0.0, 1.0), height, width))
+    return results
 
 
 def glyph_features(square: np.ndarray, height: float, width: float) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 
 from companion.cards import Card, Special, Suit
 from vision.detect import IndexPair, Ink, component_mask
-from vision.features import FEATURE_LENGTH, GLYPH_SIZE, glyph_features_batch, upright_glyph
+from vision.features import FEATURE_LENGTH, GLYPH_SIZE, glyph_features_batch, upright_glyph, upright_glyphs
 from vision.profile import DeckProfile, euclidean_distances
 
 RANK_CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -150,18 +150,21 @@ def glyph_vector(ink: Ink, components: tuple[int, ...], down: tuple[float, float
 def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]) -> np.ndarray:
     """(N, F) feature vectors of (components, down) glyphs, computed in batches (bounded memory)."""
     batches = [np.zeros((0, FEATURE_LENGTH), np.float32)]
-    # A component is seen in several directions (as a rank, as a suit): its ink is cut once.
-    masks: dict[tuple[int, ...], tuple[np.ndarray, tuple[int, int]]] = {}
     for start in range(0, len(glyphs), GLYPH_BATCH):
         chunk = glyphs[start : start + GLYPH_BATCH]
         squares = np.zeros((len(chunk), GLYPH_SIZE, GLYPH_SIZE), np.float32)
         heights = np.zeros(len(chunk), np.float32)
         widths = np.zeros(len(chunk), np.float32)
-        for i, (components, down) in enumerate(chunk):
-            if components not in masks:
-                masks[components] = component_mask(ink, components)
-            mask, (x0, y0) = masks[components]
-            squares[i], heights[i], widths[i] = upright_glyph(mask, (float(x0), float(y0)), down)
+        # A component is seen in several directions (as a rank, as a suit): its ink is cut
+        # once and turned each way.
+        slots: dict[tuple[int, ...], list[int]] = {}
+        for i, (components, _) in enumerate(chunk):
+            slots.setdefault(components, []).append(i)
+        for components, rows in slots.items():
+            mask, _ = component_mask(ink, components)
+            turned = upright_glyphs(mask, [chunk[i][1] for i in rows])
+            for i, (square, height, width) in zip(rows, turned, strict=True):
+                squares[i], heights[i], widths[i] = square, height, width
         batches.append(glyph_features_batch(squares, heights, widths))
     return np.concatenate(batches)
 
