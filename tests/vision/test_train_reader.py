@@ -1,0 +1,76 @@
+"""The glyph reader's training data (scripts/train_reader.py): what it labels "other" in a
+scene must never be an index glyph, and a rank drawn with a scrap of frame line keeps the
+line joined to it, as the scanner meets it."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import cv2
+import numpy as np
+
+from vision.detect import ink_components, paper_regions, working_image
+from vision.synth import SceneSpec, render_scene
+from vision.synth.style import families
+
+
+def _train_reader() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "scripts" / "train_reader.py"
+    spec = importlib.util.spec_from_file_location("train_reader", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("train_reader", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_scraps_lie_outside_every_index_and_away_from_the_middle_of_every_card() -> None:
+    train_reader = _train_reader()
+    spec = SceneSpec(
+        width=1280, height=720, game="standard", families=families("standard", held_out=False), layout="apart"
+    )
+    image, labels = render_scene(np.random.default_rng(5), spec)
+    small, scale = working_image(image)
+    ink = ink_components(small, paper_regions(small))
+    scraps = train_reader.scrap_components(ink, labels, scale)
+    assert scraps, "a scene of lone cards has frame lines and edges to learn as other ink"
+    for label in labels:
+        corners = np.asarray(label.corners, np.float32) / scale
+        for polygon in label.index_corners:
+            outline = (np.asarray(polygon, np.float32) / scale).reshape(-1, 1, 2)
+            inside = {
+                k
+                for k, (x, y) in enumerate(ink.centers)
+                if cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
+            }
+            assert not inside & scraps
+        # The middle of a card (pips, pictures) is never "other".
+        middle = corners.mean(axis=0)
+        box = (corners - middle) * 0.5 + middle
+        for k in scraps:
+            x, y = ink.centers[k]
+            assert cv2.pointPolygonTest(box.reshape(-1, 1, 2), (float(x), float(y)), False) < 0
+
+
+def test_a_frame_scrap_touches_the_rank_it_is_drawn_with() -> None:
+    train_reader = _train_reader()
+    rank = np.zeros((90, 70), np.uint8)
+    cv2.putText(rank, "7", (12, 75), cv2.FONT_HERSHEY_SIMPLEX, 2.4, 255, 6)
+    for seed in range(8):
+        scrapped = train_reader.with_frame_scrap(np.random.default_rng(seed), rank)
+        count, _ = cv2.connectedComponents((scrapped > 60).astype(np.uint8))
+        assert count == 2  # the background and one component: the rank with its line
+        assert int((scrapped > 60).sum()) > int((rank > 60).sum())
+
+
+def test_scene_negatives_are_learnt_as_other_only_when_asked() -> None:
+    train_reader = _train_reader()
+    other = train_reader.CLASS_INDEX["other"]
+    _, plain = train_reader.scene_glyphs(5)
+    _, with_negatives = train_reader.scene_glyphs(5, negatives=True)
+    assert plain and other not in plain
+    assert with_negatives[: len(plain)] == plain  # the index glyphs, then the "other" ink
+    assert with_negatives[len(plain) :] and set(with_negatives[len(plain) :]) == {other}
