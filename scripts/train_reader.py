@@ -669,7 +669,10 @@ def scrap_components(ink: Ink, labels: Sequence[CardLabel], scale: float) -> set
         # Card coordinates (u across from the top-left corner, v down), by the affine map of
         # three corners: close enough for telling the border from the middle.
         origin, across, down = corners[0], corners[1] - corners[0], corners[3] - corners[0]
-        basis = np.linalg.inv(np.stack([across, down], axis=1).astype(np.float64))
+        axes = np.stack([across, down], axis=1).astype(np.float64)
+        if abs(float(np.linalg.det(axes))) < 1.0:
+            continue  # a card seen edge-on has no middle to tell apart
+        basis = np.linalg.inv(axes)
         uv = (centres - origin) @ basis.T
         u, v = uv[:, 0], uv[:, 1]
         on_card = (u >= 0) & (u <= 1) & (v >= 0) & (v <= 1)
