@@ -159,6 +159,11 @@ class _Candidate:
     merged: bool = False  # both opposite indices found: the corners span the card
     outlined: bool = False  # a lone card's own outline: the corners are measured
 
+    @property
+    def from_one_index(self) -> bool:
+        """Placed from a single index reading (neither measured nor spanned by two)."""
+        return not (self.outlined or self.merged)
+
 
 def assemble(
     readings: list[IndexReading], regions: Regions, game: str, image: np.ndarray, profile: DeckProfile | None
@@ -299,12 +304,12 @@ def _left_of(candidate: _Candidate, kept: _Candidate) -> bool:
     >>> _left_of(placed_at(100.0), replace(placed_at(182.0), down=(0.0, -1.0)))  # facing away
     False
     """
-    if candidate.outlined or kept.outlined or candidate.merged or kept.merged:
+    if not (candidate.from_one_index and kept.from_one_index):
         return False
-    if candidate.down[0] * kept.down[0] + candidate.down[1] * kept.down[1] < 0.8:
+    offset = _same_way_offset(kept.down, kept.index_center, candidate.down, candidate.index_center)
+    if offset is None:
         return False
-    offset = np.asarray(candidate.index_center) - np.asarray(kept.index_center)
-    across, along = (float(v) for v in _frame(kept.down) @ offset)
+    across, along = offset
     size = kept.height / CARD_HEIGHT_PER_GLYPH
     return across < 0 and abs(along) < 0.5 * abs(across) and abs(across) <= CARD_WIDTH_PER_GLYPH * size
 
@@ -318,7 +323,7 @@ def _copies_with_cards_between(first: _Candidate, second: _Candidate, candidates
     """True when another card's index lies between the indices of two index-placed copies of
     one card: two copies fanned with other cards between them (Shengji's two decks), not one
     card read at two of its own indices (no card shows another card's index between them)."""
-    if first.outlined or second.outlined or first.merged or second.merged:
+    if not (first.from_one_index and second.from_one_index):
         return False
     start, end = np.asarray(first.index_center), np.asarray(second.index_center)
     span = end - start
@@ -386,6 +391,26 @@ def _copies_side_by_side(
     return _indices_side_by_side(kept.down, kept.index_center, size, down, index_center)
 
 
+def _same_way_offset(
+    down: tuple[float, float],
+    center: tuple[float, float],
+    other_down: tuple[float, float],
+    other_center: tuple[float, float],
+) -> tuple[float, float] | None:
+    """Where another index lies from an index facing ``down`` at ``center``, as (across,
+    along) in that index's upright frame, when both face the same way; else None.
+
+    >>> _same_way_offset((0.0, 1.0), (100.0, 100.0), (0.0, 1.0), (140.0, 104.0))
+    (40.0, 4.0)
+    >>> _same_way_offset((0.0, 1.0), (100.0, 100.0), (0.0, -1.0), (140.0, 104.0)) is None
+    True
+    """
+    if down[0] * other_down[0] + down[1] * other_down[1] < 0.8:
+        return None
+    across, along = (float(v) for v in _frame(down) @ (np.asarray(other_center) - np.asarray(center)))
+    return across, along
+
+
 def _indices_side_by_side(
     down: tuple[float, float],
     center: tuple[float, float],
@@ -395,10 +420,10 @@ def _indices_side_by_side(
 ) -> bool:
     """True when two indices (directions and centres; glyph ``size``) face the same way and lie
     ``PAIR_SPACING`` apart across the card: two copies of a card fanned together."""
-    if down[0] * other_down[0] + down[1] * other_down[1] < 0.8:
+    offset = _same_way_offset(down, center, other_down, other_center)
+    if offset is None:
         return False
-    offset = np.asarray(other_center) - np.asarray(center)
-    across, along = (float(v) for v in _frame(down) @ offset)
+    across, along = offset
     distance = float(np.hypot(across, along))
     apart = PAIR_SPACING[0] * size <= distance
     return apart and abs(across) <= PAIR_SPACING[1] * size and abs(along) <= 2 * size
