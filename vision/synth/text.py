@@ -30,6 +30,8 @@ HERSHEY_FACES: tuple[int, ...] = (
     cv2.FONT_HERSHEY_SCRIPT_COMPLEX,
 )
 FONT_DIRS: tuple[str, ...] = ("/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"))
+#: More font folders, separated by os.pathsep (scripts/fetch_fonts.py fills one for training).
+FONT_DIRS_VARIABLE = "TRICKMATE_FONT_DIRS"
 _REFERENCE_HEIGHT = 64  # glyphs are drawn at this cap height, then scaled
 #: TrueType fonts whose file name starts so are reserved for held-out deck families: keep
 #: them out of anything trained or tuned, so that held-out evaluation meets unseen type.
@@ -77,7 +79,8 @@ def truetype_fonts() -> tuple[str, ...]:
     if not _pillow_available():
         return ()
     found: set[str] = set()
-    for folder in FONT_DIRS:
+    extra = [folder for folder in os.environ.get(FONT_DIRS_VARIABLE, "").split(os.pathsep) if folder]
+    for folder in (*FONT_DIRS, *extra):
         for pattern in ("**/*.ttf", "**/*.otf"):
             found.update(glob.glob(os.path.join(folder, pattern), recursive=True))
     # Symbol and math fonts have no usable digits and letters.
