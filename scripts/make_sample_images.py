@@ -8,7 +8,11 @@ Sets (each a folder with JPEGs and labels.json, see docs in vision/evaluate.py):
 - standard_heldout: standard decks (some scenes with two decks) of held-out families;
 - calibration: photos of one held-out Tichu deck, 14 cards each in two rows in reading order,
   with manifest.json for `trickmate calibrate` (CONTRACTS section 4);
-- calibration_scenes: table scenes of that same deck, to score after calibrating.
+- calibration_scenes: table scenes of that same deck, to score after calibrating;
+- standard_unseen_type, tichu_unseen_type: held-out families lettered only in the fonts
+  reserved for held-out decks (GNU FreeFont, fetched by scripts/fetch_fonts.py): the other
+  held-out sets take their TrueType lettering from the machine's fonts, DejaVu here, which
+  the glyph reader trains on.
 
 Files are kept small (JPEG, mostly <= 1600 px wide, each under 400 KB, the whole folder
 around 15 MB).
@@ -32,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.synth import DeckStyle, SceneSpec, render_scene
 from vision.synth.dataset import image_entry, make_set, save_jpeg, write_labels
 from vision.synth.style import families
+from vision.synth.text import is_held_out_font, truetype_fonts
 
 CALIBRATION_FAMILY = "mountain"
 CALIBRATION_SEED = 2024
@@ -51,6 +56,9 @@ class SetPlan:
     count: int
     seed: int
     fixed_style: bool = False
+    #: Lettered only in the fonts reserved for held-out decks (GNU FreeFont), which the glyph
+    #: reader never trains on: the set measures reading type the scanner has never seen.
+    unseen_type: bool = False
 
 
 PLANS: tuple[SetPlan, ...] = (
@@ -64,7 +72,19 @@ PLANS: tuple[SetPlan, ...] = (
     ),
     SetPlan("standard_heldout", "standard", families("standard", held_out=True), 40, 303),
     SetPlan("calibration_scenes", "tichu", (CALIBRATION_FAMILY,), 36, 404, fixed_style=True),
+    SetPlan("standard_unseen_type", "standard", families("standard", True), 40, 606, unseen_type=True),
+    SetPlan("tichu_unseen_type", "tichu", families("tichu", True), 40, 707, unseen_type=True),
 )
+FONTS_HINT = (
+    "the *_unseen_type sets need the fonts reserved for held-out decks (GNU FreeFont): run "
+    "`python scripts/fetch_fonts.py` and set TRICKMATE_FONT_DIRS=.training-fonts"
+)
+
+
+def held_out_fonts_present() -> bool:
+    """Whether the fonts reserved for held-out decks are on this machine (without them a
+    held-out deck is lettered in the development fonts, which the reader has seen)."""
+    return any(is_held_out_font(path) for path in truetype_fonts())
 
 
 def calibration_style() -> DeckStyle:
@@ -82,6 +102,12 @@ def use_calibration_deck(family: str, seed: int) -> None:
     )
 
 
+def lettered_in_reserved_fonts(style: DeckStyle) -> bool:
+    """Whether a deck's indices are printed in a font reserved for held-out decks (not in a
+    Hershey face or a development font, which the glyph reader trains on)."""
+    return style.font.kind == "ttf" and is_held_out_font(style.font.path)
+
+
 def make_scene_set(plan: SetPlan, out: Path, count: int | None = None) -> int:
     folder = out / plan.name
     if folder.exists():
@@ -94,6 +120,7 @@ def make_scene_set(plan: SetPlan, out: Path, count: int | None = None) -> int:
         plan.families,
         prefix=plan.name,
         fixed_style=calibration_style() if plan.fixed_style else None,
+        style_filter=lettered_in_reserved_fonts if plan.unseen_type else None,
     )
     document: dict[str, Any] = {"game": plan.game, "images": entries}
     if plan.fixed_style:
@@ -149,8 +176,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "calibration" in wanted or not wanted:
         print(f"calibration: {make_calibration_set(args.out)} photos")
     for plan in PLANS:
-        if plan.name in wanted or not wanted:
-            print(f"{plan.name}: {make_scene_set(plan, args.out, args.count)} images")
+        if plan.name not in wanted and wanted:
+            continue
+        if plan.unseen_type and not held_out_fonts_present():
+            if plan.name in wanted:
+                print(f"error: {FONTS_HINT}", file=sys.stderr)
+                return 2
+            print(f"{plan.name}: skipped ({FONTS_HINT})", file=sys.stderr)
+            continue
+        print(f"{plan.name}: {make_scene_set(plan, args.out, args.count)} images")
     total = sum(f.stat().st_size for f in args.out.rglob("*") if f.is_file())
     print(f"sample_images: {total / 1e6:.1f} MB")
     return 0

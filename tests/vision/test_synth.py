@@ -4,6 +4,7 @@ card faces that can be seen."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import cv2
@@ -279,3 +280,49 @@ def test_fonts_reserved_for_held_out_decks_never_appear_in_development_decks() -
 
     seen = [DeckStyle.from_seed(seed, family=f) for seed in range(25) for f in families(held_out=False)]
     assert not any(s.font.kind == "ttf" and is_held_out_font(s.font.path) for s in seen)
+
+
+def test_held_out_decks_never_take_a_development_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the reserved fonts lack a tag (no condensed FreeFont), a held-out deck takes
+    another reserved font, not one the glyph reader trains on; development decks never take
+    a reserved one."""
+    import vision.synth.style as style_module
+
+    fonts = ("/f/condensed/RobotoCondensed-Bold.ttf", "/f/sans/FreeSans.ttf", "/f/serif/Tinos-Regular.ttf")
+    monkeypatch.setattr(style_module, "truetype_fonts", lambda: fonts)
+    for seed in range(40):
+        style = DeckStyle.from_seed(seed, family="mountain")  # condensed, sans, serif
+        if style.font.kind == "ttf":
+            assert style.font.path == "/f/sans/FreeSans.ttf", style.font
+        development = DeckStyle.from_seed(seed, family="casino")
+        assert "Free" not in development.font.path
+
+
+def test_more_font_folders_come_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.synth import text
+
+    (tmp_path / "sans").mkdir()
+    font = tmp_path / "sans" / "Example-Regular.ttf"
+    font.write_bytes(b"")
+    text.truetype_fonts.cache_clear()
+    try:
+        monkeypatch.delenv(text.FONT_DIRS_VARIABLE, raising=False)
+        assert str(font) not in text.truetype_fonts()
+        text.truetype_fonts.cache_clear()
+        monkeypatch.setenv(text.FONT_DIRS_VARIABLE, f"/nowhere{os.pathsep}{tmp_path}")
+        assert str(font) in text.truetype_fonts()
+    finally:
+        monkeypatch.undo()
+        text.truetype_fonts.cache_clear()
+
+
+def test_a_style_filter_redraws_decks_until_one_passes(tmp_path: Path) -> None:
+    from vision.synth.dataset import make_set
+
+    def hershey_only(style: DeckStyle) -> bool:
+        return style.font.kind == "hershey" and style.font.face == 0
+
+    entries = make_set(tmp_path, 2, 5, "standard", ("jumbo",), size=(320, 240), style_filter=hershey_only)
+    assert len(entries) == 2
+    with pytest.raises(ValueError, match="no deck style of family 'jumbo' passes the style filter"):
+        make_set(tmp_path, 1, 5, "standard", ("jumbo",), size=(320, 240), style_filter=lambda style: False)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,10 @@ def write_labels(path: Path, document: dict[str, Any]) -> None:
     path.write_text(text)
 
 
+#: Deck styles drawn for one photo at most, looking for one that a style filter accepts.
+STYLE_DRAWS = 200
+
+
 def make_set(
     folder: Path,
     count: int,
@@ -105,9 +109,11 @@ def make_set(
     size: tuple[int, int] | None = None,
     prefix: str = "scene",
     fixed_style: DeckStyle | None = None,
+    style_filter: Callable[[DeckStyle], bool] | None = None,
 ) -> list[dict[str, Any]]:
     """Draw ``count`` photos into ``folder`` (created) with labels.json; returns the entries.
-    Image ``i`` depends only on (seed, i): sets are reproducible and can be extended."""
+    Image ``i`` depends only on (seed, i): sets are reproducible and can be extended.
+    ``style_filter``, when given, must accept each drawn deck style (others are redrawn)."""
     folder.mkdir(parents=True, exist_ok=True)
     entries = []
     for index in range(count):
@@ -119,6 +125,12 @@ def make_set(
         else:
             family = family_names[index % len(family_names)]
             style = DeckStyle.from_seed(int(rng.integers(1 << 16)), family=family)
+            for _ in range(STYLE_DRAWS):
+                if style_filter is None or style_filter(style):
+                    break
+                style = DeckStyle.from_seed(int(rng.integers(1 << 16)), family=family)
+            else:
+                raise ValueError(f"no deck style of family {family!r} passes the style filter")
         spec = SceneSpec(
             width=width,
             height=height,

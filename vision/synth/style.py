@@ -403,7 +403,10 @@ def _font(rng: np.random.Generator, family: Family) -> FontSpec:
         pool = [p for p in ttf if any(k in p.lower() for k in keywords)]
         # Fonts reserved for held-out decks never appear in development decks.
         if family.held_out:
-            pool = [p for p in pool if is_held_out_font(p)] or pool
+            # A tag the reserved fonts lack (condensed) takes any reserved font, never one
+            # the reader trains on; a machine without reserved fonts letters in its own.
+            reserved = [p for p in ttf if is_held_out_font(p)]
+            pool = [p for p in pool if is_held_out_font(p)] or reserved or pool
         else:
             pool = [p for p in pool if not is_held_out_font(p)]
         styled = [
