@@ -202,7 +202,7 @@ def test_the_shipped_sample_sets_are_small_and_well_formed() -> None:
         held = {entry["held_out"] for entry in labels["images"]}
         assert held == ({False} if set_dir.name == "tichu_seen" else {True}), set_dir.name
         total += sum(f.stat().st_size for f in set_dir.iterdir())
-    assert total < 16_000_000
+    assert total < 24_000_000  # seven sets of about 3.5 MB
     manifest = json.loads((SAMPLES / "calibration" / "manifest.json").read_text())
     assert len(manifest["photos"]) == 4
     assert all(len(photo["cards"].split()) == 14 for photo in manifest["photos"])
