@@ -15,7 +15,7 @@ Sets (each a folder with JPEGs and labels.json, see docs in vision/evaluate.py):
   the glyph reader trains on.
 
 Files are kept small (JPEG, mostly <= 1600 px wide, each under 400 KB, the whole folder
-around 15 MB).
+around 22 MB).
 """
 
 from __future__ import annotations
