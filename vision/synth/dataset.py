@@ -124,11 +124,10 @@ def make_set(
             style = fixed_style
         else:
             family = family_names[index % len(family_names)]
-            style = DeckStyle.from_seed(int(rng.integers(1 << 16)), family=family)
             for _ in range(STYLE_DRAWS):
+                style = DeckStyle.from_seed(int(rng.integers(1 << 16)), family=family)
                 if style_filter is None or style_filter(style):
                     break
-                style = DeckStyle.from_seed(int(rng.integers(1 << 16)), family=family)
             else:
                 raise ValueError(f"no deck style of family {family!r} passes the style filter")
         spec = SceneSpec(
