@@ -433,6 +433,16 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), unlined)
         count, labels, stats, centroids = label_components(mask)
         compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
+    # Small glyphs touching a card's frame line or the shadowed edge of the card above it in
+    # a fan make one compact component with the line: the line is cut away.
+    run = max(30, round(STRAIGHT_RUN * max(image.shape[:2])))
+    lined = compact & (np.maximum(stats[1:, 2], stats[1:, 3]) >= run)
+    if lined.any():
+        cut = cut_lines(mask, labels, stats, np.flatnonzero(lined) + 1, run, min_size, max_size)
+        if cut is not None:
+            mask = cut
+            count, labels, stats, centroids = label_components(mask)
+            compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
     boxes = stats[1:, :4].astype(np.int32)
     centers = centroids[1:].astype(np.float32)
     ring = _paper_ring(regions.paper, boxes)
@@ -475,8 +485,9 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
 #: Ink running straight this far (a share of the working image's long side, 51 pixels at
 #: 1280) is a line, not a glyph stroke.
 STRAIGHT_RUN = 0.04
-#: Directions tried for straight runs (every 12 degrees).
-STRAIGHT_ANGLES = 15
+#: Directions tried for straight runs (every 11.25 degrees: level and upright among them,
+#: or a thin upright line is missed).
+STRAIGHT_ANGLES = 16
 
 
 @functools.cache
@@ -511,6 +522,9 @@ def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None
     (255, 0)
     >>> bool(straight_runs(mask[35:65, 5:20], 40).any())  # the stroke alone, filling its box
     False
+    >>> upright = np.zeros((80, 20), np.uint8); upright[5:75, 9:11] = 255  # 2 pixels wide
+    >>> int(straight_runs(upright, 41)[40, 10])
+    255
     >>> far = np.zeros((300, 300), np.uint8)  # two frames in far corners: two small boxes
     >>> _ = cv2.line(far, (5, 10), (75, 60), 255, 2); far[40:60, 10:14] = 255
     >>> _ = cv2.line(far, (290, 240), (220, 290), 255, 2)
@@ -645,6 +659,75 @@ def fused_parts(
         centroids[order].astype(np.float32),
         owner[order].astype(np.int32),
     )
+
+
+#: The glyph-sized pieces left when a component's lines are cut must hold this share of its ink.
+LINED_GLYPH_SHARE = 0.1
+#: ... and the cut line must be at least this many runs long.
+LINED_MIN_LINE = 1.6
+
+
+def cut_lines(
+    mask: np.ndarray,
+    labels: np.ndarray,
+    stats: np.ndarray,
+    components: np.ndarray,
+    run: int,
+    min_size: float,
+    max_size: float,
+) -> np.ndarray | None:
+    """``mask`` with the straight runs (at least ``run`` pixels) cut out of those of the
+    labelled ``components`` that are small glyphs standing on a line: once the runs are
+    gone, glyph-sized pieces remain and all are shorter than half a run.  A big glyph with
+    a long straight stroke (a close-up "1") leaves nothing or a long piece, and stays
+    whole.  None when no component was cut.
+
+    The line must run well beyond a glyph: the stems of letters written tight (JOKER down a
+    joker's side) make shorter runs.
+
+    ``mask``: (H, W) uint8 ink (255); ``labels``: its (H, W) int32 components; ``stats``:
+    their (N + 1, 5) x, y, w, h, area rows (row 0 the background); ``components``: labels
+    to try.
+
+    >>> mask = np.zeros((60, 90), np.uint8)
+    >>> mask[50:53, 5:85] = 255  # a card's edge, two runs long ...
+    >>> mask[34:50, 40:50] = 255  # ... and a small glyph standing on it
+    >>> _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    >>> cut = cut_lines(mask, labels, stats, np.array([1]), 40, 4.0, 200.0)
+    >>> int(cut[40, 45]), int(cut[51, 20])
+    (255, 0)
+    >>> mask[10:50, 40:50] = 255  # a glyph as tall as a run: a stroke, not on a line
+    >>> _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    >>> cut_lines(mask, labels, stats, np.array([1]), 40, 4.0, 200.0) is None
+    True
+    """
+    result: np.ndarray | None = None
+    for component in components:
+        x, y, w, h = (int(v) for v in stats[component, :4])
+        own = (labels[y : y + h, x : x + w] == component).astype(np.uint8) * 255
+        runs = straight_runs(own, run)
+        if not runs.any():
+            continue
+        # A line runs well beyond one glyph (the letters of a word written tight, JOKER down
+        # a joker's side, make shorter runs).
+        _, _, lines, _ = label_components(cv2.bitwise_and(own, runs))
+        if int(np.maximum(lines[1:, 2], lines[1:, 3]).max()) < LINED_MIN_LINE * run:
+            continue
+        rest = cv2.bitwise_and(own, cv2.bitwise_not(runs))
+        _, _, pieces, _ = label_components(rest)
+        compact, _ = _glyph_shapes(pieces[1:], min_size, max_size)
+        kept = pieces[1:][compact]
+        # Glyphs hold a fair share of the ink (slivers along a cut stroke do not) and are
+        # shorter than half a run.
+        if int(kept[:, 4].sum()) < LINED_GLYPH_SHARE * int(stats[component, 4]):
+            continue
+        if int(np.maximum(kept[:, 2], kept[:, 3]).max()) * 2 > run:
+            continue
+        if result is None:
+            result = mask.copy()
+        window = result[y : y + h, x : x + w]
+        window[(own > 0) & (rest == 0)] = 0
+    return result
 
 
 #: A wide non-paper area whose box is at most this share of the image's long side is a big
