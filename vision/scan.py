@@ -236,7 +236,9 @@ def assemble(
                 center = corners.mean(axis=0)
                 candidates.append(_Candidate(card, score, corners, center, height, outlined=True))
     # Fans and piles: one card per index, merging the two indices of one card.
-    loose.sort(key=lambda r: -r.score)
+    # Surest first; readings as sure as each other (to 0.01: beyond that the difference is
+    # noise) from the top of the photo down, so the order never hangs on rounding.
+    loose.sort(key=lambda r: (-round(r.score, 2), r.center[1], r.center[0]))
     kept: list[_Candidate] = []
     for reading in loose:
         corners = predicted_card(reading)

@@ -13,8 +13,8 @@ from tests.vision.conftest import draw_back, draw_card, paste, table
 from vision.detect import IndexPair, Regions, index_pairs, ink_components, paper_regions
 from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
 from vision.read import (
+    BUILTIN_EDGE_PAIR_SCORE,
     CLASS_INDEX,
-    EDGE_PAIR_SCORE,
     IndexReading,
     builtin_model,
     read_joker_words,
@@ -134,6 +134,25 @@ def test_opposite_indices_with_the_suit_beside_the_rank_are_one_card() -> None:
     assert len(two) == 2
 
 
+def test_without_a_profile_glyphs_are_read_as_the_average_over_turns_of_their_down() -> None:
+    # A "7" tilted a little off its pair's "down": each turn reads it differently, and the
+    # built-in reading is their average (with a profile, the single reading is kept).
+    from vision.read import READ_TURNS, classify_glyphs, glyph_probabilities, glyph_vectors, turned
+
+    scene = table(400, 400)
+    paste(scene, draw_card("7", "clubs", 1.0), (200, 200), 12)
+    ink = ink_components(scene, paper_regions(scene))
+    pair = max(index_pairs(ink), key=lambda p: float(ink.sizes[p.rank[0]]))
+    glyph = (pair.rank, pair.down)
+    singles = [
+        classify_glyphs(glyph_vectors(ink, [(pair.rank, turned(pair.down, angle))]), None)[0]
+        for angle in READ_TURNS
+    ]
+    assert len(READ_TURNS) >= 3 and not np.allclose(singles[0], singles[-1])
+    averaged = glyph_probabilities(ink, [glyph], None)[0]
+    np.testing.assert_allclose(averaged, np.mean(singles, axis=0), atol=1e-6)
+
+
 def test_pairs_with_a_glyph_on_the_card_edge_must_read_surer(monkeypatch: pytest.MonkeyPatch) -> None:
     scene = table(400, 400)
     paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
@@ -144,10 +163,10 @@ def test_pairs_with_a_glyph_on_the_card_edge_must_read_surer(monkeypatch: pytest
     plain = read_pairs(ink, pairs, "standard")
     assert [r.card("standard") for r in plain] == [Card.parse("Ks", Deck.STANDARD)] * 2
     # Both indices read at least as surely as an edge pair must: kept.
-    assert all(r.score >= EDGE_PAIR_SCORE for r in plain)
+    assert all(r.score >= BUILTIN_EDGE_PAIR_SCORE for r in plain)
     assert read_pairs(squeezed, pairs, "standard") == plain
     # A bar no reading reaches drops the edge pairs only.
-    monkeypatch.setattr("vision.read.EDGE_PAIR_SCORE", 1.01)
+    monkeypatch.setattr("vision.read.BUILTIN_EDGE_PAIR_SCORE", 1.01)
     assert read_pairs(squeezed, pairs, "standard") == []
     assert read_pairs(ink, pairs, "standard") == plain
 
