@@ -207,6 +207,9 @@ class IndexReading:
 #: to hold under the jitter the model was trained with.  (A profile's exemplars already
 #: sharpen the readings of its own deck; averaging there only lost recall.)
 READ_TURNS = (-7.0, 0.0, 7.0)
+#: Only pairs whose rank reads as one of the game's at least this surely unturned are
+#: worth the other turns (most proposed pairs are no index: their reading stays as is).
+TURN_FLOOR = 0.25
 
 
 def turned(down: tuple[float, float], degrees: float) -> tuple[float, float]:
@@ -226,10 +229,23 @@ def glyph_probabilities(
     read; without, averaged over :data:`READ_TURNS` of each "down"."""
     if not glyphs:
         return np.zeros((0, len(CLASSES)), np.float32)
-    turns = READ_TURNS if profile is None else (0.0,)
+    probabilities = classify_glyphs(glyph_vectors(ink, glyphs), profile)
+    if profile is not None:
+        return probabilities
+    return averaged_over_turns(ink, glyphs, probabilities)
+
+
+def averaged_over_turns(
+    ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]], unturned: np.ndarray
+) -> np.ndarray:
+    """(N, len(CLASSES)) built-in probabilities of ``glyphs`` averaged over
+    :data:`READ_TURNS`, given their ``unturned`` (N, len(CLASSES)) reading."""
+    turns = [angle for angle in READ_TURNS if angle != 0.0]
+    if not glyphs or not turns:
+        return unturned
     every = [(components, turned(down, angle)) for angle in turns for components, down in glyphs]
-    probabilities = classify_glyphs(glyph_vectors(ink, every), profile)
-    return np.asarray(probabilities.reshape(len(turns), len(glyphs), -1).mean(axis=0), np.float32)
+    more = classify_glyphs(glyph_vectors(ink, every), None).reshape(len(turns), len(glyphs), -1)
+    return np.asarray((unturned + more.sum(axis=0)) / (len(turns) + 1), np.float32)
 
 
 def classify_glyphs(features: np.ndarray, profile: DeckProfile | None) -> np.ndarray:
@@ -321,9 +337,13 @@ def read_pairs(
 
     rank_rows = [vector_index(p.rank, p.down) for p in pairs]
     suit_rows = [vector_index((p.suit,), p.down) for p in pairs]
-    probabilities = glyph_probabilities(ink, glyphs, profile)
+    probabilities = classify_glyphs(glyph_vectors(ink, glyphs), profile)
     rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]
     suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
+    if profile is None:
+        hopeful = probabilities[rank_rows][:, rank_columns].max(axis=1) >= TURN_FLOOR
+        rows = sorted({*np.asarray(rank_rows)[hopeful].tolist(), *np.asarray(suit_rows)[hopeful].tolist()})
+        probabilities[rows] = averaged_over_turns(ink, [glyphs[row] for row in rows], probabilities[rows])
     rank_p = probabilities[rank_rows][:, rank_columns]
     suit_p = probabilities[suit_rows][:, suit_columns]
     # Small suit symbols are often only a few pixels: their "other" share is discounted, so
