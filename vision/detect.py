@@ -561,6 +561,25 @@ def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None
     return cv2.dilate(runs, np.ones((3, 3), np.uint8))
 
 
+def longest_run(mask: np.ndarray, length: int) -> float:
+    """Length (pixels) of the longest straight run of ink in ``mask`` (H, W) uint8 that lies
+    in one of the directions :func:`straight_runs` tries, 0 when none is ``length`` long:
+    a bent stroke is as long as its longest straight part.
+
+    >>> mask = np.zeros((80, 80), np.uint8)
+    >>> _ = cv2.line(mask, (10, 10), (10, 40), 255, 3); _ = cv2.line(mask, (10, 40), (40, 70), 255, 3)
+    >>> 40 <= longest_run(mask, 25) < 60  # the slanted leg (42 pixels), not both legs (72)
+    True
+    """
+    longest = 0.0
+    for kernel in _line_kernels(length | 1):
+        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        count, _, stats, _ = label_components(opened)
+        if count > 1:
+            longest = max(longest, float(np.hypot(stats[1:, 2], stats[1:, 3]).max()))
+    return longest
+
+
 def _plain_line(mask: np.ndarray, segment: tuple[int, int, int, int]) -> bool:
     """True when the segment (x0, y0, x1, y1) runs along ink in ``mask`` (H, W) and the ink
     ends within ``LINE_REACH`` pixels on one side of it nearly all the way: a frame line or a
@@ -663,8 +682,12 @@ def fused_parts(
 
 #: The glyph-sized pieces left when a component's lines are cut must hold this share of its ink.
 LINED_GLYPH_SHARE = 0.1
-#: ... and the cut line must be at least this many runs long.
-LINED_MIN_LINE = 1.6
+#: ... and the cut line must be at least this many runs long ...
+LINED_MIN_LINE = 2.0
+#: ... and thin: half of it within this many pixels of its side, or this share of
+#: its length.
+LINE_HALF_WIDTH = 3.0
+LINE_WIDTH_SHARE = 0.03
 
 
 def cut_lines(
@@ -677,13 +700,13 @@ def cut_lines(
     max_size: float,
 ) -> np.ndarray | None:
     """``mask`` with the straight runs (at least ``run`` pixels) cut out of those of the
-    labelled ``components`` that are small glyphs standing on a line: once the runs are
-    gone, glyph-sized pieces remain and all are shorter than half a run.  A big glyph with
-    a long straight stroke (a close-up "1") leaves nothing or a long piece, and stays
-    whole.  None when no component was cut.
+    labelled ``components`` that are small glyphs standing on a line (a frame, a card's
+    edge or its shadow): once the runs are gone, glyph-sized pieces remain, one at least
+    shorter than half a run.  None when no component was cut.
 
-    The line must run well beyond a glyph: the stems of letters written tight (JOKER down a
-    joker's side) make shorter runs.
+    The line must run well beyond a glyph (the stems of letters written tight, JOKER down a
+    joker's side, make shorter runs) and be thin for its length: a big glyph's long, thick
+    stroke (a close-up "1") is no line, and its glyph stays whole.
 
     ``mask``: (H, W) uint8 ink (255); ``labels``: its (H, W) int32 components; ``stats``:
     their (N + 1, 5) x, y, w, h, area rows (row 0 the background); ``components``: labels
@@ -700,6 +723,13 @@ def cut_lines(
     >>> _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     >>> cut_lines(mask, labels, stats, np.array([1]), 40, 4.0, 200.0) is None
     True
+    >>> def glyph_beside_a_bar(width: int) -> bool:  # cut?
+    ...     bar = np.zeros((130, 60), np.uint8)
+    ...     bar[10:110, 20 : 20 + width] = 255; bar[50:66, 20 + width : 32 + width] = 255
+    ...     _, labels, stats, _ = cv2.connectedComponentsWithStats(bar)
+    ...     return cut_lines(bar, labels, stats, np.array([1]), 40, 4.0, 200.0) is not None
+    >>> glyph_beside_a_bar(3), glyph_beside_a_bar(9)  # a line; a thick stroke
+    (True, False)
     """
     result: np.ndarray | None = None
     for component in components:
@@ -710,18 +740,23 @@ def cut_lines(
             continue
         # A line runs well beyond one glyph (the letters of a word written tight, JOKER down
         # a joker's side, make shorter runs).
-        _, _, lines, _ = label_components(cv2.bitwise_and(own, runs))
-        if int(np.maximum(lines[1:, 2], lines[1:, 3]).max()) < LINED_MIN_LINE * run:
+        cut = cv2.bitwise_and(own, runs)
+        longest = longest_run(own, run)
+        if longest < LINED_MIN_LINE * run:
+            continue
+        # ... and is thin for its length: a big glyph's long stroke is thick.
+        depth = cv2.distanceTransform(own, cv2.DIST_L2, 3)
+        if float(np.median(depth[cut > 0])) > max(LINE_HALF_WIDTH, LINE_WIDTH_SHARE * longest):
             continue
         rest = cv2.bitwise_and(own, cv2.bitwise_not(runs))
         _, _, pieces, _ = label_components(rest)
         compact, _ = _glyph_shapes(pieces[1:], min_size, max_size)
         kept = pieces[1:][compact]
-        # Glyphs hold a fair share of the ink (slivers along a cut stroke do not) and are
-        # shorter than half a run.
+        # Glyphs hold a fair share of the ink (slivers along a cut stroke do not), and at
+        # least one is shorter than half a run (the rest may be a framed card's art).
         if int(kept[:, 4].sum()) < LINED_GLYPH_SHARE * int(stats[component, 4]):
             continue
-        if int(np.maximum(kept[:, 2], kept[:, 3]).max()) * 2 > run:
+        if int(np.maximum(kept[:, 2], kept[:, 3]).min(initial=run)) * 2 > run:
             continue
         if result is None:
             result = mask.copy()
