@@ -561,23 +561,29 @@ def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None
     return cv2.dilate(runs, np.ones((3, 3), np.uint8))
 
 
-def longest_run(mask: np.ndarray, length: int) -> float:
-    """Length (pixels) of the longest straight run of ink in ``mask`` (H, W) uint8 that lies
-    in one of the directions :func:`straight_runs` tries, 0 when none is ``length`` long:
+def longest_run(mask: np.ndarray, length: int) -> tuple[np.ndarray, float]:
+    """:func:`straight_runs` of ``mask`` (H, W) uint8 (searched in one window) and the length
+    (pixels) of its longest run that lies in one direction, 0 when none is ``length`` long:
     a bent stroke is as long as its longest straight part.
 
     >>> mask = np.zeros((80, 80), np.uint8)
     >>> _ = cv2.line(mask, (10, 10), (10, 40), 255, 3); _ = cv2.line(mask, (10, 40), (40, 70), 255, 3)
-    >>> 40 <= longest_run(mask, 25) < 60  # the slanted leg (42 pixels), not both legs (72)
+    >>> runs, longest = longest_run(mask, 25)
+    >>> 40 <= longest < 60  # the slanted leg (42 pixels), not both legs (72)
+    True
+    >>> bool(np.array_equal(runs, straight_runs(mask, 25)))
     True
     """
+    runs = np.zeros(mask.shape, np.uint8)
     longest = 0.0
     for kernel in _line_kernels(length | 1):
         opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        count, _, stats, _ = label_components(opened)
-        if count > 1:
-            longest = max(longest, float(np.hypot(stats[1:, 2], stats[1:, 3]).max()))
-    return longest
+        if not opened.any():
+            continue
+        cv2.bitwise_or(runs, opened, dst=runs)
+        _, _, stats, _ = label_components(opened)
+        longest = max(longest, float(np.hypot(stats[1:, 2], stats[1:, 3]).max()))
+    return cv2.dilate(runs, np.ones((3, 3), np.uint8)), longest
 
 
 def _plain_line(mask: np.ndarray, segment: tuple[int, int, int, int]) -> bool:
@@ -735,15 +741,12 @@ def cut_lines(
     for component in components:
         x, y, w, h = (int(v) for v in stats[component, :4])
         own = (labels[y : y + h, x : x + w] == component).astype(np.uint8) * 255
-        runs = straight_runs(own, run)
-        if not runs.any():
-            continue
         # A line runs well beyond one glyph (the letters of a word written tight, JOKER down
-        # a joker's side, make shorter runs).
-        cut = cv2.bitwise_and(own, runs)
-        longest = longest_run(own, run)
+        # a joker's side, make shorter runs) ...
+        runs, longest = longest_run(own, run)
         if longest < LINED_MIN_LINE * run:
             continue
+        cut = cv2.bitwise_and(own, runs)
         # ... and is thin for its length: a big glyph's long stroke is thick.
         depth = cv2.distanceTransform(own, cv2.DIST_L2, 3)
         if float(np.median(depth[cut > 0])) > max(LINE_HALF_WIDTH, LINE_WIDTH_SHARE * longest):
