@@ -209,7 +209,7 @@ class IndexReading:
 READ_TURNS = (-7.0, 0.0, 7.0)
 #: Only pairs whose rank reads as one of the game's at least this surely unturned are
 #: worth the other turns (most proposed pairs are no index: their reading stays as is).
-TURN_FLOOR = 0.25
+TURN_FLOOR = 0.4
 
 
 def turned(down: tuple[float, float], degrees: float) -> tuple[float, float]:
