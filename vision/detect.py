@@ -436,7 +436,8 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     # Small glyphs touching a card's frame line or the shadowed edge of the card above it in
     # a fan make one compact component with the line: the line is cut away.
     run = max(30, round(STRAIGHT_RUN * max(image.shape[:2])))
-    lined = compact & (np.maximum(stats[1:, 2], stats[1:, 3]) >= run)
+    # (Only a box whose diagonal is as long can hold such a line.)
+    lined = compact & (np.hypot(stats[1:, 2], stats[1:, 3]) >= LINED_MIN_LINE * run)
     if lined.any():
         cut = cut_lines(mask, labels, stats, np.flatnonzero(lined) + 1, run, min_size, max_size)
         if cut is not None:
