@@ -100,13 +100,16 @@ class Regions:
     ``quads``: per region, a (4, 2) float32 outline when the region is one lone card
     (a filled, card-shaped quadrilateral), else None; ``areas``: pixel area per region;
     ``paper``: (H, W) uint8 paper mask (255): the lit paper the regions were made from and
-    the paper in shade around it (:func:`shaded_paper`), where ink may lie.
+    the paper in shade around it (:func:`shaded_paper`), where ink may lie; ``deep``: (H, W)
+    uint8 mask (255) of the part of ``paper`` in deep shade, where a grey card back could pass
+    for paper too (None: none), so ink on it must read surely.
     """
 
     labels: np.ndarray
     quads: list[np.ndarray | None]
     areas: list[float]
     paper: np.ndarray
+    deep: np.ndarray | None = None
 
 
 def paper_mask(image: np.ndarray) -> np.ndarray:
@@ -196,22 +199,28 @@ def _cream_cards(
 SHADE_RATIO = 0.85
 #: ... at least this share of the lit paper's median brightness (a grey card back is darker) ...
 SHADE_FLOOR = 0.65
+#: ... or, in deep shade, this share; a grey card back may be as bright, so ink there must
+#: read as surely as at a card's edge.
+DEEP_SHADE_FLOOR = 0.5
 #: ... and greyer than lit paper may be (HSV saturation, 0-255).
 SHADE_SATURATION = 30
 
 
-def shaded_paper(hsv: np.ndarray, paper: np.ndarray) -> np.ndarray:
+def shaded_paper(hsv: np.ndarray, paper: np.ndarray, floor: float = SHADE_FLOOR) -> np.ndarray:
     """(H, W) uint8 mask (255) of paper that the lit ``paper`` mask (:func:`paper_mask`) misses
     because a shadow falls on it: pale pixels nearly as bright as their brightest neighbours,
-    and not much darker than the lit paper.  Ink in shade is then still ink on paper.
-    ``hsv``: the (H, W, 3) uint8 HSV working image.
+    and at least ``floor`` of the lit paper's brightness.  Ink in shade is then still ink on
+    paper.  ``hsv``: the (H, W, 3) uint8 HSV working image.
 
-    >>> image = np.full((60, 80, 3), (160, 60, 20), np.uint8)  # a blue table
-    >>> image[10:50, 10:70] = 235; image[10:50, 40:70] = 170  # a card, half in shade
+    >>> image = np.full((60, 120, 3), (160, 60, 20), np.uint8)  # a blue table
+    >>> image[10:50, 10:110] = 235; image[10:50, 40:110] = 170  # a card, mostly in shade ...
+    >>> image[10:50, 80:110] = 130  # ... and deeper shade
     >>> lit = paper_mask(image)
     >>> hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    >>> int(lit[30, 20]), int(lit[30, 60]), int(shaded_paper(hsv, lit)[30, 60])
+    >>> int(lit[30, 20]), int(lit[30, 65]), int(shaded_paper(hsv, lit)[30, 65])
     (255, 0, 255)
+    >>> int(shaded_paper(hsv, lit)[30, 100]), int(shaded_paper(hsv, lit, DEEP_SHADE_FLOOR)[30, 100])
+    (0, 255)
     """
     saturation, value = hsv[:, :, 1], hsv[:, :, 2]
     if not paper.any():
@@ -224,7 +233,7 @@ def shaded_paper(hsv: np.ndarray, paper: np.ndarray) -> np.ndarray:
     # OpenCV's saturating uint8 arithmetic and compares: whole-image passes without float copies.
     near_brightest = cv2.compare(value, cv2.convertScaleAbs(brightest, alpha=SHADE_RATIO), cv2.CMP_GE)
     # Integer levels: value >= x is value > ceil(x) - 1, and saturation < n is <= n - 1.
-    _, bright_enough = cv2.threshold(value, math.ceil(SHADE_FLOOR * lit) - 1, 255, cv2.THRESH_BINARY)
+    _, bright_enough = cv2.threshold(value, math.ceil(floor * lit) - 1, 255, cv2.THRESH_BINARY)
     _, grey = cv2.threshold(saturation, SHADE_SATURATION - 1, 255, cv2.THRESH_BINARY_INV)
     mask: np.ndarray = cv2.bitwise_and(cv2.bitwise_and(near_brightest, bright_enough), grey)
     return cv2.bitwise_and(mask, cv2.bitwise_not(paper))
@@ -264,8 +273,10 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
         paper = cv2.bitwise_or(paper, cream)
     # Shade joins the paper but makes no regions or outlines (a shadow's edge is no card's edge).
-    paper = cv2.bitwise_or(paper, shaded_paper(hsv, lit))
-    return Regions(labels=labels, quads=quads, areas=areas, paper=paper)
+    shade = shaded_paper(hsv, lit, DEEP_SHADE_FLOOR)
+    paper = cv2.bitwise_or(paper, shade)
+    deep = cv2.bitwise_and(shade, cv2.bitwise_not(shaded_paper(hsv, lit)))
+    return Regions(labels=labels, quads=quads, areas=areas, paper=paper, deep=deep if deep.any() else None)
 
 
 def _paper_outlines(mask: np.ndarray) -> tuple[np.ndarray, Sequence[np.ndarray]]:
@@ -448,6 +459,10 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     centers = centroids[1:].astype(np.float32)
     ring = _paper_ring(regions.paper, boxes)
     keep = compact & (ring >= EDGE_PAPER_RING)
+    # Ink on paper in deep shade (or on a grey card back) must read as surely as at an edge.
+    surer = ring
+    if regions.deep is not None:
+        surer = _paper_ring(cv2.bitwise_and(regions.paper, cv2.bitwise_not(regions.deep)), boxes)
     index = np.flatnonzero(keep)
     remap = np.zeros(count, np.int32)
     remap[index + 1] = np.arange(1, index.size + 1, dtype=np.int32)
@@ -456,7 +471,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     centers = centers[index]
     # Rotation-invariant size: the diagonal of the box is a fair, cheap proxy.
     sizes = np.hypot(boxes[:, 2], boxes[:, 3]).astype(np.float32) / 1.25
-    edge = ring[index] < MIN_PAPER_RING
+    edge = surer[index] < MIN_PAPER_RING
     part_labels, part_boxes, part_centers, parent = fused_parts(labels, boxes, darkness, min_size)
     if parent.size:
         boxes = np.concatenate([boxes, part_boxes])

@@ -227,6 +227,27 @@ def test_an_index_in_a_shadow_is_still_ink_on_paper() -> None:
     assert regions.paper[20, 20] == 0 and regions.paper[20, 380] == 0
 
 
+def test_an_index_in_deep_shade_is_read_but_must_read_surely() -> None:
+    # A dark shadow over one card of two: its paper is under 0.65 of the lit card's
+    # brightness, as dark as a grey card back, so it is paper only in deep shade, where a
+    # reading must be as sure as at a card's edge.
+    scene = table(400, 700)
+    paste(scene, draw_card("9", "hearts", 1.5), (150, 200), 0)
+    paste(scene, draw_card("K", "spades", 1.5), (500, 200), 0)
+    scene[:, 350:] = (scene[:, 350:] * 0.55).astype(np.uint8)
+    regions = paper_regions(scene)
+    assert regions.deep is not None
+    assert regions.deep[200, 500] == 255 and regions.deep[200, 150] == 0
+    ink = ink_components(scene, regions)
+    readings = read_pairs(ink, index_pairs(ink), "standard")
+    shaded = [r for r in readings if r.center[0] > 350]
+    assert [(r.rank, r.suit) for r in shaded][:1] == [("K", "spades")]
+    assert ink.edge is not None
+    assert all(ink.edge[r.pair.rank[0]] for r in shaded)
+    assert not any(ink.edge[r.pair.rank[0]] for r in readings if r.center[0] < 350)
+    assert sorted(str(found.card) for found in scan_image(scene, "standard").cards) == ["9h", "Ks"]
+
+
 def test_a_glyph_touching_the_frames_of_a_whole_fan_is_freed_from_them() -> None:
     # A fan's frame lines and card edges join into one network of ink over 3 % of the photo;
     # a rank touching one of them must still come out as a glyph of its own.
