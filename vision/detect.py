@@ -206,25 +206,26 @@ DEEP_SHADE_FLOOR = 0.5
 SHADE_SATURATION = 30
 
 
-def shaded_paper(hsv: np.ndarray, paper: np.ndarray, floor: float = SHADE_FLOOR) -> np.ndarray:
-    """(H, W) uint8 mask (255) of paper that the lit ``paper`` mask (:func:`paper_mask`) misses
-    because a shadow falls on it: pale pixels nearly as bright as their brightest neighbours,
-    and at least ``floor`` of the lit paper's brightness.  Ink in shade is then still ink on
-    paper.  ``hsv``: the (H, W, 3) uint8 HSV working image.
+def shaded_paper(hsv: np.ndarray, paper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(H, W) uint8 masks (255) of paper that the lit ``paper`` mask (:func:`paper_mask`)
+    misses because a shadow falls on it, and of the part of it in deep shade: pale pixels
+    nearly as bright as their brightest neighbours, at least ``DEEP_SHADE_FLOOR`` of the lit
+    paper's brightness (deep shade: below ``SHADE_FLOOR``).  Ink in shade is then still ink
+    on paper.  ``hsv``: the (H, W, 3) uint8 HSV working image.
 
     >>> image = np.full((60, 120, 3), (160, 60, 20), np.uint8)  # a blue table
     >>> image[10:50, 10:110] = 235; image[10:50, 40:110] = 170  # a card, mostly in shade ...
     >>> image[10:50, 80:110] = 130  # ... and deeper shade
     >>> lit = paper_mask(image)
-    >>> hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    >>> int(lit[30, 20]), int(lit[30, 65]), int(shaded_paper(hsv, lit)[30, 65])
-    (255, 0, 255)
-    >>> int(shaded_paper(hsv, lit)[30, 100]), int(shaded_paper(hsv, lit, DEEP_SHADE_FLOOR)[30, 100])
-    (0, 255)
+    >>> shade, deep = shaded_paper(cv2.cvtColor(image, cv2.COLOR_BGR2HSV), lit)
+    >>> int(lit[30, 20]), int(lit[30, 65]), int(shade[30, 65]), int(deep[30, 65])
+    (255, 0, 255, 0)
+    >>> int(shade[30, 100]), int(deep[30, 100]), int(shade[30, 20]), int(shade[5, 5])
+    (255, 255, 0, 0)
     """
     saturation, value = hsv[:, :, 1], hsv[:, :, 2]
     if not paper.any():
-        return np.zeros(paper.shape, np.uint8)
+        return np.zeros(paper.shape, np.uint8), np.zeros(paper.shape, np.uint8)
     # The lit paper's median brightness, from its histogram (much cheaper than sorting).
     counts = cv2.calcHist([value], [0], paper, [256], [0, 256]).ravel()
     lit = float(np.searchsorted(np.cumsum(counts), counts.sum() / 2))
@@ -233,10 +234,12 @@ def shaded_paper(hsv: np.ndarray, paper: np.ndarray, floor: float = SHADE_FLOOR)
     # OpenCV's saturating uint8 arithmetic and compares: whole-image passes without float copies.
     near_brightest = cv2.compare(value, cv2.convertScaleAbs(brightest, alpha=SHADE_RATIO), cv2.CMP_GE)
     # Integer levels: value >= x is value > ceil(x) - 1, and saturation < n is <= n - 1.
-    _, bright_enough = cv2.threshold(value, math.ceil(floor * lit) - 1, 255, cv2.THRESH_BINARY)
+    _, bright_enough = cv2.threshold(value, math.ceil(DEEP_SHADE_FLOOR * lit) - 1, 255, cv2.THRESH_BINARY)
     _, grey = cv2.threshold(saturation, SHADE_SATURATION - 1, 255, cv2.THRESH_BINARY_INV)
-    mask: np.ndarray = cv2.bitwise_and(cv2.bitwise_and(near_brightest, bright_enough), grey)
-    return cv2.bitwise_and(mask, cv2.bitwise_not(paper))
+    shade = cv2.bitwise_and(cv2.bitwise_and(near_brightest, bright_enough), grey)
+    shade = cv2.bitwise_and(shade, cv2.bitwise_not(paper))
+    _, darker = cv2.threshold(value, math.ceil(SHADE_FLOOR * lit) - 1, 255, cv2.THRESH_BINARY_INV)
+    return shade, cv2.bitwise_and(shade, darker)
 
 
 def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regions:
@@ -273,9 +276,8 @@ def paper_regions(image: np.ndarray, min_area_fraction: float = 0.0008) -> Regio
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
         paper = cv2.bitwise_or(paper, cream)
     # Shade joins the paper but makes no regions or outlines (a shadow's edge is no card's edge).
-    shade = shaded_paper(hsv, lit, DEEP_SHADE_FLOOR)
+    shade, deep = shaded_paper(hsv, lit)
     paper = cv2.bitwise_or(paper, shade)
-    deep = cv2.bitwise_and(shade, cv2.bitwise_not(shaded_paper(hsv, lit)))
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper, deep=deep if deep.any() else None)
 
 
