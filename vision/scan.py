@@ -501,7 +501,8 @@ def find_cards(
     readings += read_pairs(ink, pairs, game, profile, small)
     readings = _without_specks(readings)
     if game == "tichu":
-        readings += [_facing_paper(mark, regions.paper) for mark in read_marks(ink, readings, profile, small)]
+        marks = read_marks(ink, readings, profile, small)
+        readings += [_facing_paper(mark, regions.paper, small, ink) for mark in marks]
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
         FoundCard(
@@ -540,13 +541,22 @@ def _without_specks(readings: list[IndexReading]) -> list[IndexReading]:
     return [r for r in readings if r.score >= SURE_SCORE or r.size >= smallest or not r.suit]
 
 
-def _facing_paper(reading: MarkReading, paper: np.ndarray) -> MarkReading:
+#: Paper within this colour distance (Lab, 0-255 scale) of the paper around a special's
+#: mark is its card's stock; a pale table, or paper of a different tint, is not.
+STOCK_DISTANCE = 14.0
+
+
+def _facing_paper(reading: MarkReading, paper: np.ndarray, image: np.ndarray, ink: Ink) -> MarkReading:
     """A mark-read special card turned the way, of those its mark allows, in which its card
-    lies most on paper (the first of equals)."""
+    lies most on paper of the stock the mark is printed on (the first of equals): on a pale
+    table, which passes for paper, the table is not the card's stock.  ``paper``: (H, W)
+    uint8 paper mask; ``image``: the BGR working image; ``ink``: its ink."""
     downs = reading.downs or (reading.pair.down,)
     choices = [replace(reading, pair=replace(reading.pair, down=down)) for down in downs]
-
+    if len(choices) == 1:
+        return choices[0]
     height, width = paper.shape
+    stock = _stock_colour(reading, paper, image, ink)
 
     def paper_share(candidate: IndexReading) -> float:
         # Drawn in the card's box only, not on a mask of the whole photo per direction.
@@ -558,9 +568,31 @@ def _facing_paper(reading: MarkReading, paper: np.ndarray) -> MarkReading:
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillPoly(mask, [corners - np.array([x0, y0], np.int32)], 1)
         inside = int(mask.sum())
-        return float(np.count_nonzero(paper[y0:y1, x0:x1][mask > 0])) / inside if inside else 0.0
+        if not inside:
+            return 0.0
+        on_paper = paper[y0:y1, x0:x1] > 0
+        if stock is not None:
+            lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+            on_paper &= np.linalg.norm(lab - stock, axis=2) <= STOCK_DISTANCE
+        return float(np.count_nonzero(on_paper[mask > 0])) / inside
 
     return max(choices, key=paper_share)
+
+
+def _stock_colour(reading: IndexReading, paper: np.ndarray, image: np.ndarray, ink: Ink) -> np.ndarray | None:
+    """(3,) float32 Lab colour of the paper just around a reading's mark (its card's stock),
+    or None when too little paper lies there."""
+    x, y, w, h = (int(v) for v in ink.boxes[reading.pair.rank[0]])
+    margin = max(w, h)
+    height, width = paper.shape
+    x0, y0 = max(0, x - margin), max(0, y - margin)
+    x1, y1 = min(width, x + w + margin), min(height, y + h + margin)
+    around = (paper[y0:y1, x0:x1] > 0) & (ink.labels[y0:y1, x0:x1] == 0)
+    if int(around.sum()) < 10:
+        return None
+    lab = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)
+    stock: np.ndarray = np.median(lab[around], axis=0).astype(np.float32)
+    return stock
 
 
 def scan_image(image: np.ndarray, game: str = "tichu", profile: DeckProfile | None = None) -> ScanResult:

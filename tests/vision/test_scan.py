@@ -101,22 +101,40 @@ def test_two_standard_copies_apart_are_two_cards_but_a_near_repeat_is_one() -> N
 
 
 def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_paper() -> None:
-    from vision.detect import IndexPair
+    from vision.detect import IndexPair, Ink
     from vision.read import MarkReading
     from vision.scan import _facing_paper, predicted_card
 
-    # A card-sized patch of paper up and to the left of the mark at (200, 200) only.
+    # A card-sized patch of cream paper up and to the left of the mark at (200, 200) only,
+    # on a dark table.
+    image = np.full((400, 400, 3), (60, 50, 40), np.uint8)
+    image[40:215, 60:215] = (200, 235, 245)
     paper = np.zeros((400, 400), np.uint8)
     paper[40:215, 60:215] = 255
+    labels = np.zeros((400, 400), np.int32)
+    labels[193:207, 193:207] = 1
+    image[labels > 0] = (30, 30, 200)
+    ink = Ink(
+        labels,
+        np.array([[193, 193, 14, 14]], np.int32),
+        np.array([[200, 200]], np.float32),
+        np.array([17.0], np.float32),
+        np.zeros(1, np.int32),
+    )
     downs = ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))
     mark = MarkReading(IndexPair((0,), 0, downs[0]), "Dog", "", 0.9, (200.0, 200.0), 20.0, downs)
-    laid = _facing_paper(mark, paper)
+    laid = _facing_paper(mark, paper, image, ink)
     assert laid.pair.down == (0.0, -1.0)
     corners = predicted_card(laid)
     assert corners[:, 0].max() <= 215 and corners[:, 1].max() <= 215
     # Only the directions the mark allows are tried; on no paper at all, the first is kept.
-    assert _facing_paper(replace(mark, downs=downs[:2]), paper).pair.down == (1.0, 0.0)
-    assert _facing_paper(laid, np.zeros_like(paper)).pair.down == (0.0, 1.0)
+    assert _facing_paper(replace(mark, downs=downs[:2]), paper, image, ink).pair.down == (1.0, 0.0)
+    assert _facing_paper(laid, np.zeros_like(paper), image, ink).pair.down == (0.0, 1.0)
+    # A pale lavender table passes for paper everywhere, and more of it lies below the
+    # mark than card does above it; but it is not the stock the mark is printed on.
+    image[paper == 0] = (235, 205, 215)
+    everywhere = np.full_like(paper, 255)
+    assert _facing_paper(mark, everywhere, image, ink).pair.down == (0.0, -1.0)
 
 
 def test_two_overlapping_cards_squared_off_into_a_card_shaped_region_give_both() -> None:
