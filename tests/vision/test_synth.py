@@ -275,6 +275,23 @@ def test_a_written_set_reads_back_for_evaluation(tmp_path: Path) -> None:
     assert again == entries
 
 
+def test_a_full_quality_set_keeps_the_camera_quality_a_budgeted_one_squeezes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.synth.dataset as dataset
+
+    # A budget this photo cannot meet at the camera's quality (the repository's is 400 KB).
+    monkeypatch.setattr(dataset, "MAX_FILE_BYTES", 40_000)
+    args = ["--count", "1", "--game", "standard", "--seed", "3", "--size", "800x600"]
+    assert dataset.main([str(tmp_path / "budgeted"), *args]) == 0
+    assert dataset.main([str(tmp_path / "full"), *args, "--full-quality"]) == 0
+    budgeted = (tmp_path / "budgeted" / "scene_000.jpg").stat().st_size
+    full = (tmp_path / "full" / "scene_000.jpg").stat().st_size
+    assert budgeted <= 40_000 < full
+    first, second = (cv2.imread(str(tmp_path / d / "scene_000.jpg")) for d in ("budgeted", "full"))
+    assert first.shape == second.shape == (600, 800, 3)
+
+
 def test_fonts_reserved_for_held_out_decks_never_appear_in_development_decks() -> None:
     from vision.synth.text import is_held_out_font
 

@@ -52,9 +52,23 @@ def weighted_choice(rng: np.random.Generator, options: Sequence[tuple[Any, float
     return options[int(rng.choice(len(options), p=weights / weights.sum()))][0]
 
 
-def save_jpeg(path: Path, image: np.ndarray, quality: int) -> int:
+def save_jpeg(path: Path, image: np.ndarray, quality: int, budgeted: bool = True) -> int:
     """Write ``image`` as JPEG at ``quality`` or lower, until it fits the size budget (about
-    85 KB per megapixel, never 400 KB); return the quality used."""
+    85 KB per megapixel, never 400 KB: files small enough for the repository); return the
+    quality used.  Not ``budgeted``: at ``quality``, as a phone's camera saves a photo.
+
+    >>> import tempfile
+    >>> noise = np.random.default_rng(0).integers(0, 255, (1000, 1000, 3), dtype=np.uint8)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     save_jpeg(Path(folder) / "a.jpg", noise, 85, budgeted=False)
+    85
+    """
+    if not budgeted:
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise RuntimeError(f"cannot encode {path}")
+        path.write_bytes(encoded.tobytes())
+        return quality
     budget = min(MAX_FILE_BYTES, int(TARGET_BYTES_PER_MEGAPIXEL * image.shape[0] * image.shape[1] / 1e6))
     data = b""
     for q in range(quality, 39, -5):
@@ -110,10 +124,12 @@ def make_set(
     prefix: str = "scene",
     fixed_style: DeckStyle | None = None,
     style_filter: Callable[[DeckStyle], bool] | None = None,
+    budgeted: bool = True,
 ) -> list[dict[str, Any]]:
     """Draw ``count`` photos into ``folder`` (created) with labels.json; returns the entries.
     Image ``i`` depends only on (seed, i): sets are reproducible and can be extended.
-    ``style_filter``, when given, must accept each drawn deck style (others are redrawn)."""
+    ``style_filter``, when given, must accept each drawn deck style (others are redrawn).
+    ``budgeted``: JPEGs squeezed into the repository's size budget (see :func:`save_jpeg`)."""
     folder.mkdir(parents=True, exist_ok=True)
     entries = []
     for index in range(count):
@@ -143,7 +159,7 @@ def make_set(
         )
         image, labels = render_scene(rng, spec)
         file = f"{prefix}_{index:03d}.jpg"
-        save_jpeg(folder / file, image, int(rng.integers(70, 88)))
+        save_jpeg(folder / file, image, int(rng.integers(70, 88)), budgeted)
         entries.append(image_entry(file, image, labels, style, layout))
     return entries
 
@@ -161,6 +177,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--families", default="", help="comma-separated family names (overrides the above)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="", help="WIDTHxHEIGHT for every photo (default: a mix)")
+    parser.add_argument(
+        "--full-quality",
+        action="store_true",
+        help="save JPEGs at a camera's quality, not squeezed to the repository's size budget "
+        "(for 12-megapixel sets: --size 4032x3024)",
+    )
     args = parser.parse_args(argv)
     held_out = True if args.held_out else False if args.seen else None
     names = tuple(f for f in args.families.split(",") if f) or families(args.game, held_out)
@@ -168,7 +190,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.size:
         width, _, height = args.size.lower().partition("x")
         size = (int(width), int(height))
-    entries = make_set(args.out, args.count, args.seed, args.game, names, size)
+    entries = make_set(
+        args.out, args.count, args.seed, args.game, names, size, budgeted=not args.full_quality
+    )
     write_labels(args.out / "labels.json", {"game": args.game, "images": entries})
     print(f"{args.out}: {len(entries)} photos, {sum(len(e['cards']) for e in entries)} cards")
     return 0
