@@ -66,6 +66,31 @@ def test_a_frame_scrap_touches_the_rank_it_is_drawn_with() -> None:
         assert int((scrapped > 60).sum()) > int((rank > 60).sum())
 
 
+def test_an_occlusion_hides_a_strip_from_one_side_of_the_glyph_only() -> None:
+    train_reader = _train_reader()
+    rank = np.zeros((90, 70), np.uint8)
+    cv2.putText(rank, "8", (10, 75), cv2.FONT_HERSHEY_SIMPLEX, 2.4, 255, 6)
+    ink = rank > 60
+    drawn = rank.copy()
+    for seed in range(8):
+        hidden = train_reader.with_occlusion(np.random.default_rng(seed), rank) > 60
+        gone = ink & ~hidden
+        assert not (hidden & ~ink).any() and gone.any()  # nothing added, something hidden
+        assert hidden.sum() >= 0.5 * ink.sum()
+        # What is gone lies beyond a straight edge: the hidden ink's and the kept ink's
+        # projections on some direction do not overlap.
+        separated = False
+        for angle in np.linspace(0.0, 2.0 * np.pi, 360, endpoint=False):
+            gy, gx = np.nonzero(gone)
+            ky, kx = np.nonzero(hidden)
+            direction = np.array([np.cos(angle), np.sin(angle)])
+            if (np.c_[gx, gy] @ direction).min() >= (np.c_[kx, ky] @ direction).max() - 1.0:
+                separated = True
+                break
+        assert separated, seed
+    assert np.array_equal(rank, drawn)  # the drawn rank itself is untouched
+
+
 def test_scene_negatives_are_learnt_as_other_only_when_asked() -> None:
     train_reader = _train_reader()
     other = train_reader.CLASS_INDEX["other"]
