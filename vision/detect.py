@@ -414,7 +414,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     mask, darkness = ink_darkness(image)
     # Wide areas that are not paper (the table, big artwork) are no glyphs; cutting them and a
     # thin margin away frees the glyphs that touch a card's edge.
-    wide = _wide_non_paper(regions.paper, image)
+    wide = _wide_non_paper(regions.paper)
     mask = cv2.bitwise_and(mask, cv2.bitwise_not(wide))
     count, labels, stats, centroids = label_components(mask)
     max_size = 0.12 * max(image.shape[:2])
@@ -791,42 +791,19 @@ def cut_lines(
 GLYPH_BLOB_SIDE = 0.06
 
 
-#: A table pixel at a card's edge is as far as this (Lab, L in 0-100 units) from the table's
-#: colour around it; ink further from it (a rank's stroke, a frame line) is the card's.
-TABLE_COLOUR_DISTANCE = 25.0
-#: Side (pixels) of the window over which the table's colour around a pixel is averaged ...
-TABLE_COLOUR_SIDE = 31
-#: ... on the image shrunk by this factor.
-TABLE_COLOUR_STEP = 4
-
-
-def _lab(image: np.ndarray) -> np.ndarray:
-    """(..., 3) float32 Lab of a BGR uint8 image, L scaled to 0-100 like a and b's units."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    lab[..., 0] *= 100.0 / 255.0
-    return lab
-
-
-def _wide_non_paper(paper: np.ndarray, image: np.ndarray) -> np.ndarray:
+def _wide_non_paper(paper: np.ndarray) -> np.ndarray:
     """(H, W) uint8 mask (255) of wide areas that are not paper (table, card backs, art), grown
     by a pixel; solid glyph-sized blobs (a big suit symbol) are left out, or they would be
     cut to shreds.
 
-    An 11-pixel opening finds the wide areas, but it also takes the thin ink lying along
-    their edge: a card's frame line and the stroke of a rank that touches it (a "5"'s bar).
-    Of that edge, only pixels in the colour of the wide area around them are kept.
-    ``image``: the (H, W, 3) BGR working image.
-
     >>> paper = np.full((600, 600), 255, np.uint8); paper[:, :100] = 0; paper[300:325, 400:425] = 0
-    >>> image = np.full((600, 600, 3), 235, np.uint8); image[:, :100] = (40, 90, 140)  # a wooden table
-    >>> paper[:, 100:104] = 0; image[:, 100:104] = (20, 20, 160)  # a red frame line along its edge
-    >>> wide = _wide_non_paper(paper, image)
-    >>> int(wide[50, 50]), int(wide[312, 412]), int(wide[50, 102])  # table, big pip, frame line
-    (255, 0, 0)
+    >>> wide = _wide_non_paper(paper)
+    >>> int(wide[50, 50]), int(wide[312, 412])
+    (255, 0)
     """
-    square = cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
-    core = cv2.erode(cv2.bitwise_not(paper), square)
-    wide = cv2.dilate(core, square)
+    wide = cv2.morphologyEx(
+        cv2.bitwise_not(paper), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (11, 11))
+    )
     # Labelled at half the size (the opening left nothing thinner than 11 pixels):
     # labelling the whole photo's table costs more than the rest of this step.
     height, width = paper.shape
@@ -837,22 +814,6 @@ def _wide_non_paper(paper: np.ndarray, image: np.ndarray) -> np.ndarray:
     if small.any():
         blobs = cv2.resize(small[labels].astype(np.uint8), (width, height), interpolation=cv2.INTER_NEAREST)
         wide[blobs > 0] = 0
-    ys, xs = np.nonzero((wide > 0) & (core == 0))
-    if ys.size:
-        # The wide area's own colour around each edge pixel: its core's, averaged nearby
-        # (at a quarter of the size: the average is smooth, and the whole image in Lab
-        # would cost more than the rest of this step).
-        step = TABLE_COLOUR_STEP
-        shrunk = (max(1, width // step), max(1, height // step))
-        weight = cv2.resize(core, shrunk, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-        side = (TABLE_COLOUR_SIDE // step) | 1
-        lab = _lab(cv2.resize(image, shrunk, interpolation=cv2.INTER_AREA))
-        around = cv2.blur(lab * weight[:, :, None], (side, side)) / np.maximum(
-            cv2.blur(weight, (side, side)), 1e-3
-        )[:, :, None]
-        near = around[np.minimum(ys // step, shrunk[1] - 1), np.minimum(xs // step, shrunk[0] - 1)]
-        far = np.linalg.norm(_lab(image[ys, xs][:, None, :])[:, 0, :] - near, axis=1) > TABLE_COLOUR_DISTANCE
-        wide[ys[far], xs[far]] = 0
     return cv2.dilate(wide, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
 
 
