@@ -151,5 +151,56 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     return features.astype(np.float32)
 
 
+def context_squares(
+    darkness: np.ndarray, centres: np.ndarray, downs: np.ndarray, sides: np.ndarray
+) -> np.ndarray:
+    """(N, GLYPH_SIZE, GLYPH_SIZE) float32 upright windows of ``darkness`` around glyphs.
+
+    Unlike :func:`upright_glyphs`, which sees only a glyph's own ink, a window sees all the
+    ink around it: a stroke the segmentation cut away (a rank's bar along a frame line)
+    and whatever touches it.  ``darkness``: (H, W) float32 ink darkness in [0, 1];
+    ``centres``: (N, 2) window centres (x, y); ``downs``: (N, 2) unit vectors that become
+    +y; ``sides``: (N,) window sides in pixels.
+
+    >>> darkness = np.zeros((60, 60), np.float32); darkness[20:40, 28:32] = 1.0  # an upright bar
+    >>> squares = context_squares(darkness, np.array([[30.0, 30.0]] * 2), np.array([[0.0, 1.0], [1.0, 0.0]]),
+    ...                           np.array([32.0, 32.0]))
+    >>> def at(k: int, row: int, column: int) -> int:
+    ...     return int(round(float(squares[k, row, column])))
+    >>> at(0, 16, 16), at(0, 6, 16), at(0, 16, 6)  # upright: the bar stands in the middle
+    (1, 1, 0)
+    >>> at(1, 16, 8), at(1, 8, 16)  # turned: the bar lies level
+    (1, 0)
+    """
+    squares = np.zeros((len(centres), GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    half = GLYPH_SIZE / 2.0
+    height, width = darkness.shape
+    for i, ((cx, cy), (dx, dy), side) in enumerate(zip(centres, downs, sides, strict=True)):
+        side = max(float(side), 4.0)
+        scale = GLYPH_SIZE / side
+        rx, ry = dy, -dx
+        # Only the window's neighbourhood is cut (and blurred before shrinking a lot).
+        reach = int(side) + 2
+        x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
+        x1, y1 = min(width, int(cx) + reach), min(height, int(cy) + reach)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        patch = darkness[y0:y1, x0:x1]
+        if scale < 0.7:
+            patch = cv2.GaussianBlur(patch, (0, 0), 0.5 / scale)
+        lx, ly = float(cx) - x0, float(cy) - y0
+        matrix = np.array(
+            [
+                [scale * rx, scale * ry, half - scale * (rx * lx + ry * ly)],
+                [scale * dx, scale * dy, half - scale * (dx * lx + dy * ly)],
+            ],
+            dtype=np.float32,
+        )
+        squares[i] = cv2.warpAffine(
+            patch, matrix, (GLYPH_SIZE, GLYPH_SIZE), flags=cv2.INTER_LINEAR, borderValue=0.0
+        )
+    return np.clip(squares, 0.0, 1.0)
+
+
 #: Length of :func:`glyph_features` vectors.
 FEATURE_LENGTH = (GLYPH_SIZE // _CELL) ** 2 * _BINS + _COARSE * _COARSE + 2

@@ -10,7 +10,7 @@ import pytest
 
 from companion.cards import Card, Deck
 from tests.vision.conftest import draw_back, draw_card, paste, table
-from vision.detect import IndexPair, Regions, index_pairs, ink_components, paper_regions
+from vision.detect import IndexPair, Ink, Regions, index_pairs, ink_components, paper_regions
 from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
 from vision.read import (
     BUILTIN_EDGE_PAIR_SCORE,
@@ -273,3 +273,110 @@ def test_a_joker_word_run_together_is_read_along_its_length(turn: int) -> None:
     # "down" runs from J to R: the strip's own down, turned with it.
     angle = np.radians(turn)
     assert np.dot(readings[0].pair.down, (np.sin(angle), np.cos(angle))) > 0.95
+
+
+def _cut_top_of_rank(ink: Ink, pair: IndexPair, share: float) -> Ink:
+    """``ink`` with the top ``share`` of the pair's rank (along its "down") taken from its
+    component, as a frame line cut away with it would take it; darkness and centres kept."""
+    labels = ink.labels.copy()
+    ys, xs = np.nonzero(np.isin(labels, [k + 1 for k in pair.rank]))
+    along = xs * pair.down[0] + ys * pair.down[1]
+    top = along < along.min() + share * (along.max() - along.min())
+    labels[ys[top], xs[top]] = 0
+    return replace(ink, labels=labels)
+
+
+def test_a_glyphs_context_window_sees_the_ink_darkness_not_its_component() -> None:
+    from vision.read import CONTEXT_LENGTH, context_vectors, glyph_vectors
+
+    scene = table(400, 400)
+    paste(scene, draw_card("5", "hearts", 1.5), (200, 200), 0)
+    ink = ink_components(scene, paper_regions(scene))
+    pair = max(index_pairs(ink), key=lambda p: float(ink.sizes[p.rank[0]]))
+    cut = _cut_top_of_rank(ink, pair, 0.3)
+    glyphs = [(pair.rank, pair.down), ((pair.suit,), pair.down)]
+    rows = [context_vectors(source, glyphs, glyph_vectors(source, glyphs)) for source in (ink, cut)]
+    whole, shortened = rows
+    assert whole.shape == (2, CONTEXT_LENGTH)
+    # The rank's own features see the cut; its window (and the suit, untouched) does not.
+    assert not np.allclose(whole[0, :FEATURE_LENGTH], shortened[0, :FEATURE_LENGTH])
+    np.testing.assert_array_equal(whole[:, FEATURE_LENGTH:], shortened[:, FEATURE_LENGTH:])
+    np.testing.assert_array_equal(whole[1], shortened[1])
+
+
+class _SaysAlways:
+    """A stand-in context model whose every reading is one class, surely."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        from vision.read import CLASSES
+
+        result = np.zeros((len(features), len(CLASSES)), np.float32)
+        result[:, CLASS_INDEX[self.name]] = 1.0
+        return result
+
+
+def _cut_seven() -> tuple[Ink, list[IndexPair]]:
+    """A 7 of hearts whose top-left index lost the top quarter of its rank."""
+    scene = table(400, 400)
+    paste(scene, draw_card("7", "hearts", 1.5), (200, 200), 0)
+    ink = ink_components(scene, paper_regions(scene))
+    pairs = index_pairs(ink)
+    [pair] = {r.pair for r in read_pairs(ink, pairs, "standard") if r.center[1] < 200}
+    return _cut_top_of_rank(ink, pair, 0.25), [pair]
+
+
+def test_the_context_model_raises_a_reading_it_agrees_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.read import glyph_probabilities
+
+    cut, pairs = _cut_seven()
+    [pair] = pairs
+    # The glyph model alone: "7" is its best guess for the cut rank, but not a sure one.
+    alone = glyph_probabilities(cut, [(pair.rank, pair.down)], None)[0]
+    assert alone.argmax() == CLASS_INDEX["7"] and alone.max() < 0.75
+    monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.0)
+    plain = read_pairs(cut, pairs, "standard")
+    monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.7)
+    monkeypatch.setattr("vision.read.context_model", lambda: _SaysAlways("7"))
+    raised = read_pairs(cut, pairs, "standard")
+    assert [(r.rank, r.suit) for r in raised] == [("7", "hearts")]
+    assert raised[0].score > max([r.score for r in plain], default=0.0)
+
+
+@pytest.mark.parametrize("name", ["other", "6", "hearts"])
+def test_the_context_model_never_lowers_or_changes_a_reading(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    scene = table(400, 400)
+    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
+    ink = ink_components(scene, paper_regions(scene))
+    pairs = index_pairs(ink)
+    cut, cut_pairs = _cut_seven()
+    monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.0)
+    plain = read_pairs(ink, pairs, "standard"), read_pairs(cut, cut_pairs, "standard")
+    monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.7)
+    monkeypatch.setattr("vision.read.context_model", lambda: _SaysAlways(name))
+    assert (read_pairs(ink, pairs, "standard"), read_pairs(cut, cut_pairs, "standard")) == plain
+    assert [r.card("standard") for r in plain[0]] == [Card.parse("Ks", Deck.STANDARD)] * 2
+
+
+@pytest.mark.parametrize("seed", [80, 119, 145])
+def test_the_shipped_context_model_completes_a_fan_the_glyph_model_reads_short(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    from collections import Counter
+
+    from vision.synth import SceneSpec, render_scene
+    from vision.synth.style import families
+
+    standard = families("standard", held_out=False)
+    spec = SceneSpec(width=1280, height=720, game="standard", families=standard, layout="fan", max_cards=8)
+    image, labels = render_scene(np.random.default_rng(seed), spec)
+    truth = Counter(label.card for label in labels)
+    found = Counter(str(c.card) for c in scan_image(image, "standard").cards)
+    assert found == truth
+    monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.0)
+    alone = Counter(str(c.card) for c in scan_image(image, "standard").cards)
+    assert alone < truth and sum((truth - alone).values()) == 1  # one card short, nothing false

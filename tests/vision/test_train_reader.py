@@ -99,3 +99,17 @@ def test_scene_negatives_are_learnt_as_other_only_when_asked() -> None:
     assert plain and other not in plain
     assert with_negatives[: len(plain)] == plain  # the index glyphs, then the "other" ink
     assert with_negatives[len(plain) :] and set(with_negatives[len(plain) :]) == {other}
+
+
+def test_scene_glyphs_in_context_are_each_seen_twice_with_their_window() -> None:
+    from vision.read import CLASS_INDEX, CONTEXT_LENGTH
+
+    train_reader = _train_reader()
+    features, classes = train_reader.scene_glyphs(900_000, context=True)
+    x, y = np.stack(features), np.asarray(classes)
+    assert x.shape == (len(y), CONTEXT_LENGTH) and len(y) >= 20
+    # Each glyph twice, the same class: as proposed, then turned and its window zoomed.
+    np.testing.assert_array_equal(y[0::2], y[1::2])
+    assert not np.allclose(x[0::2], x[1::2])
+    # Index glyphs (ranks and suits) and surely-no-index ink ("other") both.
+    assert (y == CLASS_INDEX["other"]).any() and (y != CLASS_INDEX["other"]).sum() >= 10
