@@ -632,9 +632,10 @@ def scene_glyphs(
     image = image if decoded is None else decoded
     small, scale = working_image(image)
     ink = ink_components(small, paper_regions(small))
-    # Whole components only: the parts of fused indices (vision.detect.fused_parts) are
-    # read by the same model, but training on them measured no better on the development
-    # sets, and this keeps the shipped model the one this script makes.
+    # For the glyph model, whole components only: the parts of fused indices
+    # (vision.detect.fused_parts) are read by the same model, but training on them measured
+    # no better on the development sets, and this keeps the shipped model the one this
+    # script makes.  The context model learns from every pair it will read.
     pairs = index_pairs(ink) if context else [p for p in index_pairs(ink) if ink.is_whole(p)]
     classes: list[int] = []
     glyphs: list[tuple[tuple[int, ...], tuple[float, float]]] = []
@@ -903,6 +904,11 @@ def main() -> int:
         xv, yv = build_dataset(np.random.default_rng(args.seed + 1), 150, held_out)
         valid = float((model.probabilities(xv).argmax(axis=1) == yv).mean())
         print(f"accuracy: training {train_accuracy:.3f}, held-out font {valid:.3f}", file=sys.stderr)
+    return saved(model, output, started)
+
+
+def saved(model: GlyphModel, output: str, started: float) -> int:
+    """Save ``model`` to ``output`` and say so (size, time since ``started``); exit status 0."""
     model.save(output)
     size = os.path.getsize(output) // 1024
     print(f"saved {output} ({size} KB) in {time.time() - started:.0f}s", file=sys.stderr)
@@ -922,10 +928,7 @@ def train_context(
     valid = float((model.probabilities(xv).argmax(axis=1) == yv).mean()) if len(yv) else float("nan")
     train_accuracy = float((model.probabilities(x).argmax(axis=1) == y).mean())
     print(f"accuracy: training {train_accuracy:.3f}, other scenes {valid:.3f}", file=sys.stderr)
-    model.save(output)
-    size = os.path.getsize(output) // 1024
-    print(f"saved {output} ({size} KB) in {time.time() - started:.0f}s", file=sys.stderr)
-    return 0
+    return saved(model, output, started)
 
 
 if __name__ == "__main__":

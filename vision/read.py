@@ -400,9 +400,8 @@ def read_pairs(
     rank_p = probabilities[rank_rows][:, rank_columns]
     suit_p = probabilities[suit_rows][:, suit_columns]
     if profile is None:
-        rank_p, suit_p = _blended_with_context(
-            ink, pairs, vectors, (rank_rows, suit_rows), (rank_p, suit_p), hopeful, game
-        )
+        rows_read, columns, read_p = (rank_rows, suit_rows), (rank_columns, suit_columns), (rank_p, suit_p)
+        rank_p, suit_p = _blended_with_context(ink, pairs, vectors, rows_read, read_p, hopeful, columns)
     # Small suit symbols are often only a few pixels: their "other" share is discounted, so
     # a clearly read rank with its most likely suit still counts (the rank is the gate).
     other = probabilities[suit_rows][:, CLASS_INDEX["other"]]
@@ -491,10 +490,11 @@ def _blended_with_context(
     rows: tuple[list[int], list[int]],
     readings: tuple[np.ndarray, np.ndarray],
     hopeful: np.ndarray,
-    game: str,
+    columns: tuple[list[int], list[int]],
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (N, ranks) and (N, suits) ``readings`` of ``pairs``, raised where the context
-    model (:func:`context_model`) confirms them (only the ``hopeful`` (N,) pairs are read).
+    model (:func:`context_model`) confirms them (only the ``hopeful`` (N,) pairs are read;
+    ``columns``: the model's classes of the readings' ranks and suits).
 
     The context model reads a glyph with the ink around it, so it confirms a rank whose
     stroke the segmentation cut away (read unsurely by the glyph model alone).  It learnt
@@ -514,7 +514,6 @@ def _blended_with_context(
     chosen_pairs = [pairs[int(i)] for i in chosen]
     glyphs = [(part, pair.down) for pair in chosen_pairs for part in (pair.rank, (pair.suit,))]
     context = context_model().probabilities(context_vectors(ink, glyphs, own))
-    columns = ([CLASS_INDEX[r] for r in GAME_RANKS[game]], [CLASS_INDEX[s] for s in GAME_SUITS[game]])
     raised = []
     seen_by_part = (context[0::2], context[1::2])
     for reading, seen, glyph_columns in zip((rank_p, suit_p), seen_by_part, columns, strict=True):
