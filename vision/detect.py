@@ -712,6 +712,8 @@ LINED_MIN_LINE = 2.0
 #: its length.
 LINE_HALF_WIDTH = 3.0
 LINE_WIDTH_SHARE = 0.03
+#: One glyph-sized piece left by the cut must be at most this many runs long.
+LINED_PIECE_RUNS = 1.5
 
 
 def cut_lines(
@@ -725,8 +727,8 @@ def cut_lines(
 ) -> np.ndarray | None:
     """``mask`` with the straight runs (at least ``run`` pixels) cut out of those of the
     labelled ``components`` that are small glyphs standing on a line (a frame, a card's
-    edge or its shadow): once the runs are gone, glyph-sized pieces remain, one at least
-    shorter than half a run.  None when no component was cut.
+    edge or its shadow): once the runs are gone, glyph-sized pieces remain, one of them no
+    longer than :data:`LINED_PIECE_RUNS` runs.  None when no component was cut.
 
     The line must run well beyond a glyph (the stems of letters written tight, JOKER down a
     joker's side, make shorter runs) and be thin for its length: a big glyph's long, thick
@@ -774,10 +776,11 @@ def cut_lines(
         compact, _ = _glyph_shapes(pieces[1:], min_size, max_size)
         kept = pieces[1:][compact]
         # Glyphs hold a fair share of the ink (slivers along a cut stroke do not), and at
-        # least one is shorter than half a run (the rest may be a framed card's art).
+        # least one is no longer than a run and a half (a JOKER's letters run together
+        # along the edge are one such piece; longer ones may be a framed card's art).
         if int(kept[:, 4].sum()) < LINED_GLYPH_SHARE * int(stats[component, 4]):
             continue
-        if int(np.maximum(kept[:, 2], kept[:, 3]).min(initial=run)) * 2 > run:
+        if int(np.maximum(kept[:, 2], kept[:, 3]).min(initial=run)) > LINED_PIECE_RUNS * run:
             continue
         if result is None:
             result = mask.copy()

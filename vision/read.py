@@ -787,8 +787,9 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
 
 
 #: A JOKER written down a card's side, its letters joined by blur or set tight, is a word
-#: this many times longer than wide ...
-JOKER_WORD_ASPECT = (3.0, 7.0)
+#: this many times longer than wide (9: small thin letters cut from the dark edge of the
+#: card above them) ...
+JOKER_WORD_ASPECT = (3.0, 9.0)
 #: ... that falls into this many letters of equal length.
 JOKER_WORD_LETTERS = 5
 #: Letters closer than this (pixels, twice the radius) are joined into one word first.

@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from tests.vision.conftest import draw_back, draw_card, paste, table
-from vision.detect import Ink, index_pairs, ink_components, paper_mask, paper_regions, working_image
+from vision.detect import (
+    Ink,
+    cut_lines,
+    index_pairs,
+    ink_components,
+    paper_mask,
+    paper_regions,
+    working_image,
+)
 from vision.read import read_pairs
 from vision.scan import order_corners, scan_image
 
@@ -274,6 +282,25 @@ def test_a_small_glyph_on_the_shadowed_edge_of_the_card_above_is_freed_from_it()
     assert len(glyphs_in(ink, (303, 315), (200, 214), (8, 20))) == 1
     # The strip's pixels away from the glyph are no glyph of their own.
     assert not glyphs_in(ink, (295, 310), (125, 220), (40, 400))
+
+
+@pytest.mark.parametrize(("run", "cut"), [(50, True), (30, False)])
+def test_a_word_on_a_line_is_cut_free_unless_longer_than_a_run_and_a_half(run: int, cut: bool) -> None:
+    # JOKER set tight along the dark edge of the card above: its letters run together into
+    # one piece 52 pixels long, longer than half a line run. It is cut free from the edge
+    # when it is at most a run and a half long (a longer piece may be a framed card's art).
+    mask = np.zeros((300, 200), np.uint8)
+    mask[20:280, 60:64] = 255  # the edge, 260 x 4
+    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 3)
+    for k, letter in enumerate("JOKER"):
+        cv2.putText(mask, letter, (63, 70 + 10 * k), cv2.FONT_HERSHEY_SIMPLEX, font_scale, 255, 3)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    assert count == 2  # the word and the edge are one component
+    result = cut_lines(mask, labels, stats, np.array([1]), run, 4.0, 200.0)
+    assert (result is not None) == cut
+    if result is not None:
+        _, _, pieces, _ = cv2.connectedComponentsWithStats(result)
+        assert pieces[1:, 3].tolist() == [52]  # the word, whole, and no edge left
 
 
 def test_a_lone_card_of_cream_stock_on_a_tan_table_is_read() -> None:

@@ -275,6 +275,26 @@ def test_a_joker_word_run_together_is_read_along_its_length(turn: int) -> None:
     assert np.dot(readings[0].pair.down, (np.sin(angle), np.cos(angle))) > 0.95
 
 
+@pytest.mark.parametrize("turn", [35, 200])
+def test_a_narrow_joker_word_eight_times_longer_than_wide_is_read(turn: int) -> None:
+    # Thin letters (narrow type, or letters cut from the dark edge of the card lying over
+    # them) make a word more than 7 times longer than it is wide.
+    strip = np.full((150, 60, 3), 240, np.uint8)
+    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 3)
+    for k, letter in enumerate("JOKER"):
+        (width, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 3)
+        origin = ((60 - width) // 2, 30 + 13 * k)
+        cv2.putText(strip, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (30, 30, 30), 3, cv2.LINE_AA)
+    strip = cv2.resize(strip, (42, 150), interpolation=cv2.INTER_AREA)  # 0.7 times as wide
+    scene = table(800, 800)
+    paste(scene, strip, (400, 400), float(turn))
+    ink = ink_components(scene, paper_regions(scene))
+    readings, _ = read_joker_words(ink, scene, set())
+    assert [(r.rank, r.suit) for r in readings] == [("JOKER", "black")]
+    word = np.column_stack(np.nonzero(ink.labels > 0)[::-1]).astype(np.float32)
+    assert 7.5 < max(cv2.minAreaRect(word)[1]) / min(cv2.minAreaRect(word)[1]) < 9.0
+
+
 def _cut_top_of_rank(ink: Ink, pair: IndexPair, share: float) -> Ink:
     """``ink`` with the top ``share`` of the pair's rank (along its "down") taken from its
     component, as a frame line cut away with it would take it; darkness and centres kept."""
