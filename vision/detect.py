@@ -704,8 +704,9 @@ def fused_parts(
     )
 
 
-#: The glyph-sized pieces left when a component's lines are cut must hold this share of its ink.
-LINED_GLYPH_SHARE = 0.1
+#: The glyph-sized pieces left when a component's lines are cut must hold this share of its ink
+#: (a small index on the long dark edge of the card above holds less than a tenth of it).
+LINED_GLYPH_SHARE = 0.03
 #: ... and the cut line must be at least this many runs long ...
 LINED_MIN_LINE = 2.0
 #: ... and thin: half of it within this many pixels of its side, or this share of
@@ -780,7 +781,7 @@ def cut_lines(
         # along the edge are one such piece; longer ones may be a framed card's art).
         if int(kept[:, 4].sum()) < LINED_GLYPH_SHARE * int(stats[component, 4]):
             continue
-        if int(np.maximum(kept[:, 2], kept[:, 3]).min(initial=run)) > LINED_PIECE_RUNS * run:
+        if int(np.maximum(kept[:, 2], kept[:, 3]).min(initial=mask.size)) > LINED_PIECE_RUNS * run:
             continue
         if result is None:
             result = mask.copy()

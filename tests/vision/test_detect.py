@@ -157,6 +157,20 @@ def test_a_glyph_touching_a_long_frame_is_freed_from_it() -> None:
     assert len(glyphs_in(ink, (52, 72), (42, 66), (16, 40))) == 1
 
 
+def test_a_small_index_on_the_long_dark_edge_of_the_card_above_is_freed_from_it() -> None:
+    # In a tight fan of dark-edged cards each index touches the next card's edge, which
+    # runs the card's whole length: the edge holds nearly all the ink (the 7 about 5% of it).
+    mask = np.zeros((460, 120), np.uint8)
+    mask[20:440, 50:55] = 255  # the edge, 420 x 5
+    cv2.putText(mask, "7", (50, 250), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 255, 2)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    assert count == 2 and stats[1, 4] * 0.08 > stats[1, 4] - 420 * 5
+    result = cut_lines(mask, labels, stats, np.array([1]), 50, 4.0, 200.0)
+    assert result is not None
+    _, _, pieces, _ = cv2.connectedComponentsWithStats(result)
+    assert len(pieces) == 2 and 12 <= pieces[1, 3] <= 20  # the 7 alone
+
+
 def test_a_glyph_centred_off_the_paper_still_pairs_but_other_cards_do_not() -> None:
     labels = np.zeros((10, 10), np.int32)
     boxes = np.array([[10, 10, 8, 12], [10, 25, 8, 8]], np.int32)
@@ -284,19 +298,20 @@ def test_a_small_glyph_on_the_shadowed_edge_of_the_card_above_is_freed_from_it()
     assert not glyphs_in(ink, (295, 310), (125, 220), (40, 400))
 
 
-@pytest.mark.parametrize(("run", "cut"), [(50, True), (30, False)])
-def test_a_word_on_a_line_is_cut_free_unless_longer_than_a_run_and_a_half(run: int, cut: bool) -> None:
+@pytest.mark.parametrize(("word", "cut"), [("JOKER", True), ("JOKERJOK", False)])
+def test_a_word_on_a_line_is_cut_free_unless_longer_than_a_run_and_a_half(word: str, cut: bool) -> None:
     # JOKER set tight along the dark edge of the card above: its letters run together into
-    # one piece 52 pixels long, longer than half a line run. It is cut free from the edge
-    # when it is at most a run and a half long (a longer piece may be a framed card's art).
+    # one piece 52 pixels long, longer than half a line run (50 pixels here). It is cut free
+    # from the edge; a piece longer than a run and a half (82 pixels: a framed card's art,
+    # say) is not.
     mask = np.zeros((300, 200), np.uint8)
     mask[20:280, 60:64] = 255  # the edge, 260 x 4
     font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 3)
-    for k, letter in enumerate("JOKER"):
+    for k, letter in enumerate(word):
         cv2.putText(mask, letter, (63, 70 + 10 * k), cv2.FONT_HERSHEY_SIMPLEX, font_scale, 255, 3)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     assert count == 2  # the word and the edge are one component
-    result = cut_lines(mask, labels, stats, np.array([1]), run, 4.0, 200.0)
+    result = cut_lines(mask, labels, stats, np.array([1]), 50, 4.0, 200.0)
     assert (result is not None) == cut
     if result is not None:
         _, _, pieces, _ = cv2.connectedComponentsWithStats(result)
