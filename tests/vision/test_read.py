@@ -253,18 +253,23 @@ def test_two_pips_side_by_side_above_a_third_are_no_ten() -> None:
     assert sorted(str(c.card) for c in scan_image(scene, "standard").cards) == ["4h", "9c"]
 
 
+def joker_word_strip(width: int = 60) -> np.ndarray:
+    """JOKER written tight down a 150-pixel strip of paper, squeezed to ``width`` pixels."""
+    strip = np.full((150, 60, 3), 240, np.uint8)
+    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 3)
+    for k, letter in enumerate("JOKER"):
+        (letter_width, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 3)
+        origin = ((60 - letter_width) // 2, 30 + 13 * k)
+        cv2.putText(strip, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (30, 30, 30), 3, cv2.LINE_AA)
+    return cv2.resize(strip, (width, 150), interpolation=cv2.INTER_AREA) if width != 60 else strip
+
+
 @pytest.mark.parametrize("turn", [35, 200])
 def test_a_joker_word_run_together_is_read_along_its_length(turn: int) -> None:
     # JOKER written tight down a strip of paper: turned, its letters touch and make one or
     # two long runs of ink. The word reads from its J end, whichever way the strip lies.
-    strip = np.full((150, 60, 3), 240, np.uint8)
-    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 3)
-    for k, letter in enumerate("JOKER"):
-        (width, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 3)
-        origin = ((60 - width) // 2, 30 + 13 * k)
-        cv2.putText(strip, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (30, 30, 30), 3, cv2.LINE_AA)
     scene = table(800, 800)
-    paste(scene, strip, (400, 400), float(turn))
+    paste(scene, joker_word_strip(), (400, 400), float(turn))
     ink = ink_components(scene, paper_regions(scene))
     assert len(ink.boxes) < 3  # the letters ran together
     readings, used = read_joker_words(ink, scene, set())
@@ -279,15 +284,8 @@ def test_a_joker_word_run_together_is_read_along_its_length(turn: int) -> None:
 def test_a_narrow_joker_word_eight_times_longer_than_wide_is_read(turn: int) -> None:
     # Thin letters (narrow type, or letters cut from the dark edge of the card lying over
     # them) make a word more than 7 times longer than it is wide.
-    strip = np.full((150, 60, 3), 240, np.uint8)
-    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 3)
-    for k, letter in enumerate("JOKER"):
-        (width, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 3)
-        origin = ((60 - width) // 2, 30 + 13 * k)
-        cv2.putText(strip, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (30, 30, 30), 3, cv2.LINE_AA)
-    strip = cv2.resize(strip, (42, 150), interpolation=cv2.INTER_AREA)  # 0.7 times as wide
     scene = table(800, 800)
-    paste(scene, strip, (400, 400), float(turn))
+    paste(scene, joker_word_strip(42), (400, 400), float(turn))  # 0.7 times as wide
     ink = ink_components(scene, paper_regions(scene))
     readings, _ = read_joker_words(ink, scene, set())
     assert [(r.rank, r.suit) for r in readings] == [("JOKER", "black")]
