@@ -261,7 +261,7 @@ def joker_word_strip(width: int = 60) -> np.ndarray:
         (letter_width, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 3)
         origin = ((60 - letter_width) // 2, 30 + 13 * k)
         cv2.putText(strip, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (30, 30, 30), 3, cv2.LINE_AA)
-    return cv2.resize(strip, (width, 150), interpolation=cv2.INTER_AREA) if width != 60 else strip
+    return cv2.resize(strip, (width, 150), interpolation=cv2.INTER_AREA)
 
 
 @pytest.mark.parametrize("turn", [35, 200])
