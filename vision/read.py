@@ -2,12 +2,12 @@
 
 A small multi-layer perceptron (numpy, weights in ``vision/models/glyphs.npz``, trained by
 ``scripts/train_reader.py`` on glyphs rendered from many fonts and drawn suit shapes)
-gives each glyph a probability per class.  Without a deck profile, a second perceptron
+gives each glyph a probability per class.  A deck profile made by calibration adds
+nearest-neighbour evidence from that deck's own glyphs.  A second perceptron
 (``vision/models/context.npz``, trained by the same script on the scanner's own crops of
 synthetic table scenes) reads each glyph again from its features and those of the ink
-around it, and where it surely agrees with the first's best guess, raises that reading.
-A deck profile made by calibration adds
-nearest-neighbour evidence from that deck's own glyphs.
+around it, and where it surely agrees with the first reading's best guess, raises that
+reading.
 """
 
 from __future__ import annotations
@@ -399,9 +399,9 @@ def read_pairs(
         probabilities[rows] = averaged_over_turns(ink, [glyphs[row] for row in rows], probabilities[rows])
     rank_p = probabilities[rank_rows][:, rank_columns]
     suit_p = probabilities[suit_rows][:, suit_columns]
-    if profile is None:
-        rows_read, columns, read_p = (rank_rows, suit_rows), (rank_columns, suit_columns), (rank_p, suit_p)
-        rank_p, suit_p = _blended_with_context(ink, pairs, vectors, rows_read, read_p, hopeful, columns)
+    rows_read, columns, read_p = (rank_rows, suit_rows), (rank_columns, suit_columns), (rank_p, suit_p)
+    weight = CONTEXT_WEIGHT if profile is None else CALIBRATED_CONTEXT_WEIGHT
+    rank_p, suit_p = _blended_with_context(ink, pairs, vectors, rows_read, read_p, hopeful, columns, weight)
     # Small suit symbols are often only a few pixels: their "other" share is discounted, so
     # a clearly read rank with its most likely suit still counts (the rank is the gate).
     other = probabilities[suit_rows][:, CLASS_INDEX["other"]]
@@ -474,13 +474,19 @@ def read_pairs(
     return readings
 
 
-#: Without a profile, the pairs worth the other turns (:data:`TURN_FLOOR`) are also read in
-#: context (:func:`context_vectors`).  Where the context model's best guess is the glyph
-#: model's and it is at least this sure of it (on held-out-family validation photos, surer
-#: confirmations found fewer cards, less sure ones let through more scraps) ...
+#: The pairs whose rank reads at least :data:`TURN_FLOOR` (those worth the other turns
+#: without a profile) are also read in context (:func:`context_vectors`).  Where the context
+#: model's best guess is the glyph model's and it is at least this sure of it (on
+#: held-out-family validation photos, surer confirmations found fewer cards, less sure ones
+#: let through more scraps) ...
 CONTEXT_SURE = 0.9
-#: ... its reading weighs this much in a blend that may raise the glyph model's, never lower it.
+#: ... its reading weighs this much in a blend that may raise the glyph model's, never lower it
+#: ...
 CONTEXT_WEIGHT = 0.7
+#: ... and this much in a calibrated reading, which must reach the surer MIN_PAIR_SCORE: the
+#: calibrated development decks' recall rose most with the context model's reading taken
+#: whole where it is the surer (0.7 found fewer cards, the same precision).
+CALIBRATED_CONTEXT_WEIGHT = 1.0
 
 
 def _blended_with_context(
@@ -491,10 +497,12 @@ def _blended_with_context(
     readings: tuple[np.ndarray, np.ndarray],
     hopeful: np.ndarray,
     columns: tuple[list[int], list[int]],
+    weight: float = CONTEXT_WEIGHT,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (N, ranks) and (N, suits) ``readings`` of ``pairs``, raised where the context
     model (:func:`context_model`) confirms them (only the ``hopeful`` (N,) pairs are read;
-    ``columns``: the model's classes of the readings' ranks and suits).
+    ``columns``: the model's classes of the readings' ranks and suits; ``weight``: of the
+    context model's reading in the blend).
 
     The context model reads a glyph with the ink around it, so it confirms a rank whose
     stroke the segmentation cut away (read unsurely by the glyph model alone).  It learnt
@@ -519,7 +527,7 @@ def _blended_with_context(
     for reading, seen, glyph_columns in zip((rank_p, suit_p), seen_by_part, columns, strict=True):
         own_p = reading[chosen]
         seen_p = seen[:, glyph_columns]
-        blend = np.maximum(own_p, (1 - CONTEXT_WEIGHT) * own_p + CONTEXT_WEIGHT * seen_p)
+        blend = np.maximum(own_p, (1 - weight) * own_p + weight * seen_p)
         agree = (seen_p.argmax(axis=1) == own_p.argmax(axis=1)) & (seen_p.max(axis=1) >= CONTEXT_SURE)
         reading = reading.copy()
         reading[chosen[agree]] = blend[agree]

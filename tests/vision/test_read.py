@@ -363,6 +363,23 @@ def test_the_context_model_raises_a_reading_it_agrees_with(monkeypatch: pytest.M
     assert raised[0].score > max([r.score for r in plain], default=0.0)
 
 
+def test_with_a_profile_the_context_models_sure_reading_counts_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.profile import DeckProfile
+
+    cut, pairs = _cut_seven()
+    # A profile without exemplars reads as the glyph model does, but must reach the surer
+    # calibrated MIN_PAIR_SCORE: the cut 7 alone falls short of it.
+    profile = DeckProfile("standard")
+    monkeypatch.setattr("vision.read.CALIBRATED_CONTEXT_WEIGHT", 0.0)
+    assert read_pairs(cut, pairs, "standard", profile) == []
+    monkeypatch.setattr("vision.read.CALIBRATED_CONTEXT_WEIGHT", 1.0)
+    monkeypatch.setattr("vision.read.context_model", lambda: _SaysAlways("7"))
+    raised = read_pairs(cut, pairs, "standard", profile)
+    assert [(r.rank, r.suit) for r in raised] == [("7", "hearts")]
+    # Taken whole where it is the surer: the sure context reading sets the rank's share.
+    assert raised[0].score > 0.9
+
+
 @pytest.mark.parametrize("name", ["other", "6", "hearts"])
 def test_the_context_model_never_lowers_or_changes_a_reading(
     monkeypatch: pytest.MonkeyPatch, name: str
