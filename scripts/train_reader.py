@@ -54,11 +54,34 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.detect import Ink
-from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
+from vision.features import GLYPH_SIZE, glyph_features_batch, upright_glyph
+from vision.glyphnet import GlyphNet, backward, forward, initial_params, softmax
 from vision.read import CLASS_INDEX, CLASSES, CONTEXT_LENGTH, RANK_CLASSES, GlyphModel
 from vision.synth.scene import CardLabel
 from vision.synth.text import is_held_out_font
 from vision.synth.text import truetype_fonts as synth_truetype_fonts
+
+#: How a training glyph is described: (N, GLYPH_SIZE, GLYPH_SIZE) upright squares with their
+#: (N,) heights and widths -> (N, D) rows.
+Describe = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+
+
+def features_of(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The perceptron's rows: :func:`vision.features.glyph_features_batch`."""
+    return glyph_features_batch(squares, heights, widths)
+
+
+def pixels_of(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The glyph network's rows: the square's pixels, then its log aspect ratio."""
+    aspects = np.log((np.asarray(heights, np.float32) + 1.0) / (np.asarray(widths, np.float32) + 1.0))
+    return np.concatenate([squares.reshape(len(squares), -1), aspects[:, None]], axis=1).astype(np.float32)
+
+
+def row_length(describe: Describe) -> int:
+    """D of ``describe``'s rows."""
+    one = np.zeros((1, GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    return int(describe(one, np.ones(1, np.float32), np.ones(1, np.float32)).shape[1])
+
 
 REFERENCE = 64
 HERSHEY = (
@@ -465,8 +488,10 @@ def sample(
     suit_fonts: dict[str, list[str]],
     frame_scraps: float = 0.0,
     occlusions: float = 0.0,
+    describe: Describe = features_of,
 ) -> np.ndarray | None:
-    """One drawn glyph of class ``label`` as the scanner sees it (None when the draw failed);
+    """One drawn glyph of class ``label`` as the scanner sees it, described by ``describe``
+    (None when the draw failed);
     a share ``frame_scraps`` of ranks gets a scrap of frame line (:func:`with_frame_scrap`),
     a share ``occlusions`` of ranks and suits a strip hidden (:func:`with_occlusion`)."""
     if label in RANK_CLASSES:
@@ -514,16 +539,19 @@ def sample(
     if view is None:
         return None
     square, height, width = view
-    return glyph_features(square, height, width)
+    row: np.ndarray = describe(square[None], np.array([height], np.float32), np.array([width], np.float32))[0]
+    return row
 
 
-def synth_dataset(rng: np.random.Generator, cards: int) -> tuple[np.ndarray, np.ndarray]:
+def synth_dataset(
+    rng: np.random.Generator, cards: int, describe: Describe = features_of
+) -> tuple[np.ndarray, np.ndarray]:
     """Index glyphs cut by the scanner's own steps out of card faces drawn by vision.synth in
     the deck families used for development (never the held-out ones), turned, blurred and
     shrunk like photos."""
     from companion.cards import standard_deck, tichu_deck
     from vision.detect import ink_components, paper_regions
-    from vision.read import glyph_vectors
+    from vision.read import glyph_squares
     from vision.synth.card import render_card_face
     from vision.synth.style import families, random_style
 
@@ -584,7 +612,7 @@ def synth_dataset(rng: np.random.Generator, cards: int) -> tuple[np.ndarray, np.
         if float(pair_down @ down) < 0.7:
             continue
         d = (float(pair_down[0]), float(pair_down[1]))
-        vectors = glyph_vectors(ink, [(rank_parts, d), ((suit,), d)])
+        vectors = describe(*glyph_squares(ink, [(rank_parts, d), ((suit,), d)]))
         assert card.rank is not None and card.suit is not None
         features.extend(vectors)
         labels.append(CLASS_INDEX[RANK_CLASSES[card.rank - 1]])
@@ -593,7 +621,7 @@ def synth_dataset(rng: np.random.Generator, cards: int) -> tuple[np.ndarray, np.
 
 
 def scene_glyphs(
-    seed: int, negatives: bool = False, context: bool = False
+    seed: int, negatives: bool = False, context: bool = False, describe: Describe = features_of
 ) -> tuple[list[np.ndarray], list[int]]:
     """Index glyphs of one whole synthetic table scene (development families only), cut by
     the scanner's own steps at its working size: fans with neighbours' edges, perspective,
@@ -606,7 +634,7 @@ def scene_glyphs(
     each glyph is seen a second time with its "down" turned by up to 8 degrees."""
     from companion.cards import Card, Deck
     from vision.detect import index_pairs, ink_components, paper_regions, working_image
-    from vision.read import context_vectors, glyph_vectors, turned
+    from vision.read import context_vectors, glyph_squares, glyph_vectors, turned
     from vision.synth import SceneSpec, render_scene
     from vision.synth.style import families
 
@@ -687,7 +715,7 @@ def scene_glyphs(
     if not glyphs:
         return [], []
     if not context:
-        return list(glyph_vectors(ink, glyphs)), classes
+        return list(describe(*glyph_squares(ink, glyphs))), classes
     # Each glyph once as proposed, once turned and its window zoomed a little.
     seen = [
         (components, turned(down, angle))
@@ -750,7 +778,12 @@ def scrap_components(ink: Ink, labels: Sequence[CardLabel], scale: float) -> set
 
 
 def scene_dataset(
-    scenes: int, seed: int, workers: int, negatives: bool = False, context: bool = False
+    scenes: int,
+    seed: int,
+    workers: int,
+    negatives: bool = False,
+    context: bool = False,
+    describe: Describe = features_of,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`scene_glyphs` of ``scenes`` scenes, drawn in parallel (each from its own seed)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -760,12 +793,15 @@ def scene_dataset(
     seeds = [seed * 100_000 + i for i in range(scenes)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for part_features, part_labels in pool.map(
-            functools.partial(scene_glyphs, negatives=negatives, context=context), seeds, chunksize=8
+            functools.partial(scene_glyphs, negatives=negatives, context=context, describe=describe),
+            seeds,
+            chunksize=8,
         ):
             features.extend(part_features)
             labels.extend(part_labels)
     if not features:
-        return np.zeros((0, CONTEXT_LENGTH if context else FEATURE_LENGTH), np.float32), np.zeros(0, np.int64)
+        length = CONTEXT_LENGTH if context else row_length(describe)
+        return np.zeros((0, length), np.float32), np.zeros(0, np.int64)
     return np.stack(features), np.asarray(labels, np.int64)
 
 
@@ -775,6 +811,7 @@ def build_dataset(
     fonts: list[str],
     frame_scraps: float = 0.0,
     occlusions: float = 0.0,
+    describe: Describe = features_of,
 ) -> tuple[np.ndarray, np.ndarray]:
     suit_fonts = {
         suit: [f for f in fonts if all(font_has(f, ch) for ch in chars[:1])]
@@ -786,7 +823,7 @@ def build_dataset(
         wanted = per_class * (3 if label == "other" else 1)
         made = 0
         while made < wanted:
-            vector = sample(rng, label, fonts, suit_fonts, frame_scraps, occlusions)
+            vector = sample(rng, label, fonts, suit_fonts, frame_scraps, occlusions, describe)
             if vector is None:
                 continue
             features.append(vector)
@@ -847,12 +884,67 @@ def train(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, hidden: int, e
     )
 
 
+#: The glyph network's training: passes, examples a step, and the Adam step size (halved
+#: every third of the passes) and weight decay.
+NET_EPOCHS = 12
+NET_BATCH = 128
+NET_RATE = 2e-3
+NET_DECAY = 1e-4
+
+
+def train_glyphnet(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epochs: int) -> GlyphNet:
+    """Train :mod:`vision.glyphnet` on :func:`pixels_of` rows ``x`` with labels ``y``; a
+    twentieth of them, held back, is measured after each pass.  Each step sees its squares
+    shifted by a pixel half the time and a little noise on every pixel."""
+    # Squares are kept as bytes (a quarter of the memory; the network never sees the difference).
+    pixels = np.round(np.clip(x[:, :-1], 0.0, 1.0) * 255).astype(np.uint8).reshape(-1, GLYPH_SIZE, GLYPH_SIZE)
+    aspects = x[:, -1].astype(np.float32)
+    order = rng.permutation(len(y))
+    held, kept = order[: len(y) // 20], order[len(y) // 20 :]
+    params = initial_params(rng, len(CLASSES))
+    moments = {name: np.zeros_like(value) for name, value in params.items()}
+    velocities = {name: np.zeros_like(value) for name, value in params.items()}
+    step = 0
+    for epoch in range(epochs):
+        rate = NET_RATE * 0.5 ** (epoch / max(1, epochs // 3))
+        shuffled = rng.permutation(kept)
+        for start in range(0, len(shuffled), NET_BATCH):
+            rows = shuffled[start : start + NET_BATCH]
+            squares = pixels[rows].astype(np.float32) / 255.0
+            if rng.random() < 0.5:
+                dy, dx = (int(v) for v in rng.integers(-1, 2, 2))
+                squares = np.roll(squares, (dy, dx), axis=(1, 2))
+                squares[:, 0 if dy > 0 else GLYPH_SIZE - 1, :] *= dy == 0
+                squares[:, :, 0 if dx > 0 else GLYPH_SIZE - 1] *= dx == 0
+            squares += rng.normal(0, 0.03, squares.shape).astype(np.float32)
+            logits, cache = forward(params, squares, aspects[rows])
+            d_logits = softmax(logits)
+            d_logits[np.arange(len(rows)), y[rows]] -= 1
+            grads = backward(params, cache, d_logits / len(rows))
+            step += 1
+            for name, value in params.items():
+                grad = grads[name] + NET_DECAY * value if name[0] in "wf" else grads[name]
+                moments[name] = 0.9 * moments[name] + 0.1 * grad
+                velocities[name] = 0.999 * velocities[name] + 0.001 * grad * grad
+                m_hat = moments[name] / (1 - 0.9**step)
+                v_hat = velocities[name] / (1 - 0.999**step)
+                value -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+        read = GlyphNet(params, CLASSES).probabilities(pixels[held].astype(np.float32) / 255.0, aspects[held])
+        right = read.argmax(axis=1) == y[held]
+        print(f"epoch {epoch + 1}/{epochs} rate {rate:.5f} held back {right.mean():.4f}", file=sys.stderr)
+    return GlyphNet(params, CLASSES)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=1500, help="samples per class")
-    parser.add_argument("--epochs", type=int, default=25)
-    parser.add_argument("--synth-cards", type=int, default=3000, help="card faces drawn by vision.synth")
-    parser.add_argument("--scenes", type=int, default=1500, help="whole table scenes drawn by vision.synth")
+    parser.add_argument("--samples", type=int, help="samples per class (default 1500; 2500 with --glyphnet)")
+    parser.add_argument("--epochs", type=int, help=f"default 25 ({NET_EPOCHS} with --glyphnet)")
+    parser.add_argument(
+        "--synth-cards", type=int, help="card faces drawn by vision.synth (default 3000; 6000 --glyphnet)"
+    )
+    parser.add_argument(
+        "--scenes", type=int, help="table scenes drawn by vision.synth (default 1500; 2000 with --glyphnet)"
+    )
     parser.add_argument(
         "--scene-negatives", action="store_true", help='learn scene ink that is surely no index as "other"'
     )
@@ -867,38 +959,59 @@ def main() -> int:
         action="store_true",
         help="train the context model (vision/models/context.npz) on --scenes scenes instead",
     )
+    parser.add_argument(
+        "--glyphnet",
+        action="store_true",
+        help="train the glyph network (vision/models/glyphnet.npz) on the same kinds of glyphs instead",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--hidden", type=int, default=160)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument(
-        "-o", "--output", help="default: vision/models/glyphs.npz (context.npz with --context)"
+        "-o",
+        "--output",
+        help="default: vision/models/glyphs.npz (context.npz with --context, glyphnet.npz with --glyphnet)",
     )
     args = parser.parse_args()
+    net = args.glyphnet
+    samples = args.samples or (2500 if net else 1500)
+    epochs = args.epochs or (NET_EPOCHS if net else 25)
+    synth_cards = args.synth_cards if args.synth_cards is not None else (6000 if net else 3000)
+    scenes = args.scenes if args.scenes is not None else (2000 if net else 1500)
+    describe = pixels_of if net else features_of
     models = Path(__file__).resolve().parents[1] / "vision/models"
-    output = args.output or str(models / ("context.npz" if args.context else "glyphs.npz"))
+    name = "context.npz" if args.context else "glyphnet.npz" if net else "glyphs.npz"
+    output = args.output or str(models / name)
     rng = np.random.default_rng(args.seed)
     if args.context:
-        return train_context(rng, args.scenes, args.seed, args.workers, args.hidden, args.epochs, output)
+        return train_context(rng, scenes, args.seed, args.workers, args.hidden, epochs, output)
     fonts = truetype_fonts()
     # Hold out one font family to report accuracy on lettering the model never saw.
     held_out = [f for f in fonts if "LiberationSerif" in f]
     training_fonts = [f for f in fonts if f not in held_out]
     started = time.time()
-    x, y = build_dataset(rng, args.samples, training_fonts, args.frame_scraps, args.occlusions)
-    if args.synth_cards:
-        xs, ys = synth_dataset(rng, args.synth_cards)
-        print(f"{len(xs)} glyphs from {args.synth_cards} synthetic cards", file=sys.stderr)
+    x, y = build_dataset(rng, samples, training_fonts, args.frame_scraps, args.occlusions, describe)
+    if synth_cards:
+        xs, ys = synth_dataset(rng, synth_cards, describe)
+        print(f"{len(xs)} glyphs from {synth_cards} synthetic cards", file=sys.stderr)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
-    if args.scenes:
-        xs, ys = scene_dataset(args.scenes, args.seed, args.workers, args.scene_negatives)
-        print(f"{len(xs)} glyphs from {args.scenes} synthetic table scenes", file=sys.stderr)
+    if scenes:
+        xs, ys = scene_dataset(scenes, args.seed, args.workers, args.scene_negatives, describe=describe)
+        print(f"{len(xs)} glyphs from {scenes} synthetic table scenes", file=sys.stderr)
         x, y = np.concatenate([x, xs]), np.concatenate([y, ys])
     print(
         f"{len(x)} training glyphs from {len(training_fonts)} fonts + Hershey"
         f" in {time.time() - started:.0f}s",
         file=sys.stderr,
     )
-    model = train(x, y, rng, args.hidden, args.epochs)
+    if net:
+        network = train_glyphnet(x, y, rng, epochs)
+        if held_out:
+            xv, yv = build_dataset(np.random.default_rng(args.seed + 1), 150, held_out, describe=describe)
+            read = network.probabilities(xv[:, :-1].reshape(-1, GLYPH_SIZE, GLYPH_SIZE), xv[:, -1])
+            print(f"accuracy: held-out font {float((read.argmax(axis=1) == yv).mean()):.3f}", file=sys.stderr)
+        return saved(network, output, started)
+    model = train(x, y, rng, args.hidden, epochs)
     train_accuracy = float((model.probabilities(x).argmax(axis=1) == y).mean())
     if held_out:
         xv, yv = build_dataset(np.random.default_rng(args.seed + 1), 150, held_out)
@@ -907,7 +1020,7 @@ def main() -> int:
     return saved(model, output, started)
 
 
-def saved(model: GlyphModel, output: str, started: float) -> int:
+def saved(model: GlyphModel | GlyphNet, output: str, started: float) -> int:
     """Save ``model`` to ``output`` and say so (size, time since ``started``); exit status 0."""
     model.save(output)
     size = os.path.getsize(output) // 1024

@@ -380,6 +380,34 @@ def test_with_a_profile_the_context_models_sure_reading_counts_whole(monkeypatch
     assert raised[0].score > 0.9
 
 
+class _NetSaysAlways(_SaysAlways):
+    """A stand-in glyph network whose every reading is one class, surely."""
+
+    def probabilities(self, features: np.ndarray, aspects: np.ndarray | None = None) -> np.ndarray:
+        return super().probabilities(features)
+
+
+def test_with_a_profile_the_glyph_networks_second_opinion_is_averaged_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vision.profile import DeckProfile
+
+    scene = table(400, 400)
+    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
+    ink = ink_components(scene, paper_regions(scene))
+    pairs = index_pairs(ink)
+    profile = DeckProfile("standard")  # no exemplars: the models' readings as they are
+    kings = [Card.parse("Ks", Deck.STANDARD)] * 2
+    monkeypatch.setattr("vision.read.CALIBRATED_CONTEXT_WEIGHT", 0.0)
+    # The shipped network agrees with the perceptron on a clean king.
+    assert [r.card("standard") for r in read_pairs(ink, pairs, "standard", profile)] == kings
+    monkeypatch.setattr("vision.read.glyph_net", lambda: _NetSaysAlways("other"))
+    # The network calls every glyph "other": averaged in, no rank reaches the calibrated 0.75 ...
+    assert read_pairs(ink, pairs, "standard", profile) == []
+    # ... while built-in readings do without it.
+    assert [r.card("standard") for r in read_pairs(ink, pairs, "standard")] == kings
+
+
 @pytest.mark.parametrize("name", ["other", "6", "hearts"])
 def test_the_context_model_never_lowers_or_changes_a_reading(
     monkeypatch: pytest.MonkeyPatch, name: str
