@@ -370,6 +370,7 @@ def test_with_a_profile_the_context_models_sure_reading_counts_whole(monkeypatch
     # A profile without exemplars reads as the glyph model does, but must reach the surer
     # calibrated MIN_PAIR_SCORE: the cut 7 alone falls short of it.
     profile = DeckProfile("standard")
+    monkeypatch.setattr("vision.read.NET_FLOOR", 2.0)  # the context model's part alone
     monkeypatch.setattr("vision.read.CALIBRATED_CONTEXT_WEIGHT", 0.0)
     assert read_pairs(cut, pairs, "standard", profile) == []
     monkeypatch.setattr("vision.read.CALIBRATED_CONTEXT_WEIGHT", 1.0)
