@@ -230,10 +230,16 @@ def glyph_squares(
 
 
 def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]) -> np.ndarray:
-    """(N, F) feature vectors of (components, down) glyphs, computed in batches (bounded memory)."""
+    """(N, F) feature vectors of (components, down) glyphs."""
+    return square_vectors(*glyph_squares(ink, glyphs))
+
+
+def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """(N, F) feature vectors of :func:`glyph_squares`, computed in batches (bounded memory)."""
     batches = [np.zeros((0, FEATURE_LENGTH), np.float32)]
-    for start in range(0, len(glyphs), GLYPH_BATCH):
-        batches.append(glyph_features_batch(*glyph_squares(ink, glyphs[start : start + GLYPH_BATCH])))
+    for start in range(0, len(squares), GLYPH_BATCH):
+        part = slice(start, start + GLYPH_BATCH)
+        batches.append(glyph_features_batch(squares[part], heights[part], widths[part]))
     return np.concatenate(batches)
 
 
@@ -249,7 +255,7 @@ def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, flo
 NET_FLOOR = 0.5
 
 
-#: Glyphs per feature batch (each needs a few 4 KB squares of scratch memory).
+#: Glyphs per feature batch (each needs a few 4 KB squares of scratch memory besides its own).
 GLYPH_BATCH = 1024
 
 
@@ -417,7 +423,7 @@ def read_pairs(
     rank_rows = [vector_index(p.rank, p.down) for p in pairs]
     suit_rows = [vector_index((p.suit,), p.down) for p in pairs]
     squares, heights, widths = glyph_squares(ink, glyphs)
-    vectors = glyph_features_batch(squares, heights, widths)
+    vectors = square_vectors(squares, heights, widths)
     probabilities = classify_glyphs(vectors, profile)
     rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]
     suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
