@@ -3,6 +3,7 @@ context model in vision/models/context.npz).
 
 Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--scenes N] [--seed S] [-o PATH]
        nice .venv/bin/python scripts/train_reader.py --context --scenes 3000 --seed 31
+       nice .venv/bin/python scripts/train_reader.py --glyphnet
 
 Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
 A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
@@ -26,6 +27,12 @@ table scenes only (:func:`scene_glyphs` with ``context``): every proposed pair t
 a labelled index corner, scene ink that surely is no index as "other", each seen twice (the
 second time turned and zoomed a little).  The second command above is the shipped recipe
 (about twelve minutes on two cores).
+
+The glyph network (:mod:`vision.glyphnet`, ``vision/models/glyphnet.npz``) learns from the
+same kinds of glyphs as the perceptron (more of them: 2,500 a class, 6,000 cards, 2,000
+scenes by default), each described by its square's pixels and its aspect ratio
+(:func:`pixels_of`), trained with Adam in numpy (:func:`train_glyphnet`).  The third command
+above is the shipped recipe (about eleven minutes on two cores).
 
 Three options are measured but not in the shipped model (see the README): with
 ``--scene-negatives`` the scenes also teach, as "other", the ink the scanner pairs like an
@@ -62,13 +69,9 @@ from vision.synth.text import is_held_out_font
 from vision.synth.text import truetype_fonts as synth_truetype_fonts
 
 #: How a training glyph is described: (N, GLYPH_SIZE, GLYPH_SIZE) upright squares with their
-#: (N,) heights and widths -> (N, D) rows.
+#: (N,) heights and widths -> (N, D) rows; the perceptron's are
+#: :func:`vision.features.glyph_features_batch`, the glyph network's :func:`pixels_of`.
 Describe = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
-
-
-def features_of(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
-    """The perceptron's rows: :func:`vision.features.glyph_features_batch`."""
-    return glyph_features_batch(squares, heights, widths)
 
 
 def pixels_of(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
@@ -488,12 +491,12 @@ def sample(
     suit_fonts: dict[str, list[str]],
     frame_scraps: float = 0.0,
     occlusions: float = 0.0,
-    describe: Describe = features_of,
+    describe: Describe = glyph_features_batch,
 ) -> np.ndarray | None:
     """One drawn glyph of class ``label`` as the scanner sees it, described by ``describe``
-    (None when the draw failed);
-    a share ``frame_scraps`` of ranks gets a scrap of frame line (:func:`with_frame_scrap`),
-    a share ``occlusions`` of ranks and suits a strip hidden (:func:`with_occlusion`)."""
+    (None when the draw failed); a share ``frame_scraps`` of ranks gets a scrap of frame
+    line (:func:`with_frame_scrap`), a share ``occlusions`` of ranks and suits a strip
+    hidden (:func:`with_occlusion`)."""
     if label in RANK_CLASSES:
         text = label
         if fonts and rng.random() < 0.65:
@@ -544,7 +547,7 @@ def sample(
 
 
 def synth_dataset(
-    rng: np.random.Generator, cards: int, describe: Describe = features_of
+    rng: np.random.Generator, cards: int, describe: Describe = glyph_features_batch
 ) -> tuple[np.ndarray, np.ndarray]:
     """Index glyphs cut by the scanner's own steps out of card faces drawn by vision.synth in
     the deck families used for development (never the held-out ones), turned, blurred and
@@ -621,7 +624,7 @@ def synth_dataset(
 
 
 def scene_glyphs(
-    seed: int, negatives: bool = False, context: bool = False, describe: Describe = features_of
+    seed: int, negatives: bool = False, context: bool = False, describe: Describe = glyph_features_batch
 ) -> tuple[list[np.ndarray], list[int]]:
     """Index glyphs of one whole synthetic table scene (development families only), cut by
     the scanner's own steps at its working size: fans with neighbours' edges, perspective,
@@ -783,7 +786,7 @@ def scene_dataset(
     workers: int,
     negatives: bool = False,
     context: bool = False,
-    describe: Describe = features_of,
+    describe: Describe = glyph_features_batch,
 ) -> tuple[np.ndarray, np.ndarray]:
     """:func:`scene_glyphs` of ``scenes`` scenes, drawn in parallel (each from its own seed)."""
     from concurrent.futures import ProcessPoolExecutor
@@ -811,7 +814,7 @@ def build_dataset(
     fonts: list[str],
     frame_scraps: float = 0.0,
     occlusions: float = 0.0,
-    describe: Describe = features_of,
+    describe: Describe = glyph_features_batch,
 ) -> tuple[np.ndarray, np.ndarray]:
     suit_fonts = {
         suit: [f for f in fonts if all(font_has(f, ch) for ch in chars[:1])]
@@ -978,7 +981,7 @@ def main() -> int:
     epochs = args.epochs or (NET_EPOCHS if net else 25)
     synth_cards = args.synth_cards if args.synth_cards is not None else (6000 if net else 3000)
     scenes = args.scenes if args.scenes is not None else (2000 if net else 1500)
-    describe = pixels_of if net else features_of
+    describe = pixels_of if net else glyph_features_batch
     models = Path(__file__).resolve().parents[1] / "vision/models"
     name = "context.npz" if args.context else "glyphnet.npz" if net else "glyphs.npz"
     output = args.output or str(models / name)

@@ -247,11 +247,10 @@ def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray)
 #: glyph network's second opinion (:mod:`vision.glyphnet`) averaged into the perceptron's
 #: before the profile sharpens it.  (On the calibrated development decks a floor of 0, 0.1,
 #: 0.3, 0.5 or 0.7 found the same cards; at 0.5 about 40 glyphs a photo are read again, 2 ms;
-#: at 0.2, 130.)  On both development
-#: decks it raised calibrated precision or recall by a point or two; without a profile it
-#: moved held-out-family validation and held-out photos in opposite directions (precision
-#: +0.6 to +1.2 and -0.5, recall up to +0.6 and down to -1.0), so built-in readings do
-#: without it.
+#: at 0.2, 130.)  On both development decks the second opinion raised calibrated precision
+#: or recall by a point or two; without a profile it moved held-out-family validation and
+#: held-out photos in opposite directions (precision +0.6 to +1.2 and -0.5, recall up to
+#: +0.6 and down to -1.0), so built-in readings do without it.
 NET_FLOOR = 0.5
 
 

@@ -113,3 +113,24 @@ def test_scene_glyphs_in_context_are_each_seen_twice_with_their_window() -> None
     assert not np.allclose(x[0::2], x[1::2])
     # Index glyphs (ranks and suits) and surely-no-index ink ("other") both.
     assert (y == CLASS_INDEX["other"]).any() and (y != CLASS_INDEX["other"]).sum() >= 10
+
+
+def test_the_glyph_network_learns_upright_bars_from_level_ones_from_pixel_rows() -> None:
+    train_reader = _train_reader()
+    rng = np.random.default_rng(6)
+    squares = np.zeros((400, 32, 32), np.float32)
+    labels = np.zeros(400, np.int64)
+    for i in range(400):
+        at = int(rng.integers(8, 24))
+        if i % 2:
+            squares[i, 4:28, at - 2 : at + 2] = 1.0
+        else:
+            squares[i, at - 2 : at + 2, 4:28] = 1.0
+        labels[i] = i % 2
+    # Every bar's aspect ratio told as 1: only the pixels tell them apart.
+    sides = np.full(400, 24.0, np.float32)
+    rows = train_reader.pixels_of(squares, sides, sides)
+    assert rows.shape == (400, 32 * 32 + 1) and not rows[:, -1].any()
+    net = train_reader.train_glyphnet(rows, labels, np.random.default_rng(7), 12)
+    read = net.probabilities(squares, rows[:, -1]).argmax(axis=1)
+    assert (read == labels).mean() > 0.95
