@@ -9,6 +9,8 @@ and described by gradient-orientation histograms plus a coarse bitmap.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -112,6 +114,21 @@ def glyph_features(square: np.ndarray, height: float, width: float) -> np.ndarra
     return features
 
 
+@functools.lru_cache(maxsize=4)
+def _slot_bases(count: int) -> np.ndarray:
+    """(count, GLYPH_SIZE, GLYPH_SIZE) index of the first histogram slot of each pixel's cell."""
+    cells = (GLYPH_SIZE // _CELL) ** 2
+    return np.asarray((np.arange(count)[:, None, None] * cells + _CELL_OF_PIXEL[None]) * _BINS, np.int64)
+
+
+def _slot_base(n: int) -> np.ndarray:
+    """:func:`_slot_bases` of ``n`` glyphs (cut from a cached batch of a power of two)."""
+    count = 64
+    while count < n:
+        count *= 2
+    return _slot_bases(count)[:n]
+
+
 def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
     """(N, FEATURE_LENGTH) float32 features of (N, GLYPH_SIZE, GLYPH_SIZE) upright squares.
 
@@ -127,24 +144,27 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     q = np.pad(smooth, ((0, 0), (1, 1), (1, 1)))
     gx = q[:, 1:-1, 2:] - q[:, 1:-1, :-2]
     gy = q[:, 2:, 1:-1] - q[:, :-2, 1:-1]
-    magnitude = np.sqrt(gx * gx + gy * gy)
+    # (OpenCV's magnitude and area resize below answer as numpy would, in a fraction of the time.)
+    magnitude = cv2.magnitude(gx.reshape(-1, GLYPH_SIZE), gy.reshape(-1, GLYPH_SIZE)).reshape(gx.shape)
     # Unsigned orientation: turn every gradient into the upper half plane, then count the bin
     # boundaries (multiples of 180/_BINS degrees) it lies beyond; no arctan needed.
     flip = (gy < 0) | ((gy == 0) & (gx < 0))
-    gx = np.where(flip, -gx, gx)
-    gy = np.where(flip, -gy, gy)
+    sign = np.where(flip, np.float32(-1.0), np.float32(1.0))
+    gx *= sign
+    gy *= sign
     bins = np.zeros(gx.shape, np.int8)
     for k in range(1, _BINS):
         theta = k * np.pi / _BINS
-        bins += (np.float32(np.cos(theta)) * gy - np.float32(np.sin(theta)) * gx > 0).astype(np.int8)
+        bins += np.float32(np.cos(theta)) * gy - np.float32(np.sin(theta)) * gx > 0
     # Each pixel's magnitude goes to its (glyph, cell, bin) slot: one weighted count over all.
     cells = GLYPH_SIZE // _CELL
-    slot = (np.arange(n)[:, None, None] * (cells * cells) + _CELL_OF_PIXEL[None]) * _BINS + bins
+    slot = _slot_base(n) + bins
     sums = np.bincount(slot.ravel(), weights=magnitude.ravel(), minlength=n * cells * cells * _BINS)
     hog = np.sqrt(sums.astype(np.float32).reshape(n, -1))
     hog /= np.linalg.norm(hog, axis=1, keepdims=True) + 1e-6
-    block = GLYPH_SIZE // _COARSE
-    coarse = x.reshape(n, _COARSE, block, _COARSE, block).mean(axis=(2, 4)).reshape(n, -1)
+    # The mean of each block of the square (an area resize of the squares stacked in a column).
+    coarse = cv2.resize(x.reshape(-1, GLYPH_SIZE), (_COARSE, n * _COARSE), interpolation=cv2.INTER_AREA)
+    coarse = coarse.reshape(n, -1)
     aspect = np.log((np.asarray(heights, np.float32) + 1.0) / (np.asarray(widths, np.float32) + 1.0))
     fill = x.reshape(n, -1).mean(axis=1)
     features = np.concatenate([hog * 4.0, coarse, aspect[:, None], 2.0 * fill[:, None]], axis=1)
