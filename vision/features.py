@@ -144,8 +144,11 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     q = np.pad(smooth, ((0, 0), (1, 1), (1, 1)))
     gx = q[:, 1:-1, 2:] - q[:, 1:-1, :-2]
     gy = q[:, 2:, 1:-1] - q[:, :-2, 1:-1]
-    # (OpenCV's magnitude and area resize below answer as numpy would, in a fraction of the time.)
-    magnitude = cv2.magnitude(gx.reshape(-1, GLYPH_SIZE), gy.reshape(-1, GLYPH_SIZE)).reshape(gx.shape)
+    # (Not cv2.magnitude: its SIMD path rounds differently by where an array's memory starts,
+    # and a glyph must read the same every time.)
+    magnitude = gx * gx
+    magnitude += gy * gy
+    np.sqrt(magnitude, out=magnitude)
     # Unsigned orientation: turn every gradient into the upper half plane, then count the bin
     # boundaries (multiples of 180/_BINS degrees) it lies beyond; no arctan needed.
     flip = (gy < 0) | ((gy == 0) & (gx < 0))
@@ -162,7 +165,8 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     sums = np.bincount(slot.ravel(), weights=magnitude.ravel(), minlength=n * cells * cells * _BINS)
     hog = np.sqrt(sums.astype(np.float32).reshape(n, -1))
     hog /= np.linalg.norm(hog, axis=1, keepdims=True) + 1e-6
-    # The mean of each block of the square (an area resize of the squares stacked in a column).
+    # The mean of each block of the square: an area resize of the squares stacked in a column
+    # (the same answer wherever the array lies in memory, unlike cv2.magnitude).
     coarse = cv2.resize(x.reshape(-1, GLYPH_SIZE), (_COARSE, n * _COARSE), interpolation=cv2.INTER_AREA)
     coarse = coarse.reshape(n, -1)
     aspect = np.log((np.asarray(heights, np.float32) + 1.0) / (np.asarray(widths, np.float32) + 1.0))

@@ -51,3 +51,18 @@ def test_batched_features_are_the_plain_definitions(seed: int) -> None:
     plain = _plain_features(squares, heights, widths)
     # Gradients exactly on a bin boundary may fall either side; nothing else differs.
     np.testing.assert_allclose(batched, plain, atol=2e-3)
+
+
+def test_features_do_not_depend_on_where_the_squares_lie_in_memory() -> None:
+    # OpenCV's SIMD paths may round by an array's alignment (cv2.magnitude does): a glyph
+    # read twice must read the same, or a reading may change between two scans of one photo.
+    rng = np.random.default_rng(3)
+    shape = (40, GLYPH_SIZE, GLYPH_SIZE)
+    squares = (rng.random(shape) * (rng.random(shape) > 0.6)).astype(np.float32)
+    sides = rng.uniform(5, 40, 40).astype(np.float32)
+    reference = glyph_features_batch(squares, sides, sides)
+    memory = np.zeros(squares.size + 16, np.float32)
+    for offset in range(1, 16):
+        shifted = memory[offset : offset + squares.size].reshape(squares.shape)
+        shifted[:] = squares
+        assert np.array_equal(glyph_features_batch(shifted, sides, sides), reference), offset
