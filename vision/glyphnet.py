@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import io
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -61,6 +62,14 @@ def initial_params(rng: np.random.Generator, classes: int) -> Params:
     return params
 
 
+def _offsets(kernel: int, stride: int, out_h: int, out_w: int) -> Iterator[tuple[int, int, slice, slice]]:
+    """Each kernel offset (dy, dx) with the strided rows and columns of the padded input that
+    it meets at the Ho x Wo output pixels."""
+    for dy in range(kernel):
+        for dx in range(kernel):
+            yield dy, dx, slice(dy, dy + stride * out_h, stride), slice(dx, dx + stride * out_w, stride)
+
+
 def _windows(x: np.ndarray, kernel: int, stride: int, pad: int) -> tuple[np.ndarray, int, int]:
     """(N * Ho * Wo, C * kernel * kernel) windows of (N, H, W, C) ``x``, and Ho, Wo: row
     (n, i, j) holds the window at output pixel (i, j), channel by channel, each channel's
@@ -78,11 +87,8 @@ def _windows(x: np.ndarray, kernel: int, stride: int, pad: int) -> tuple[np.ndar
     out_w = (width + 2 * pad - kernel) // stride + 1
     # One strided slice a kernel offset (a few copies of the whole batch, not one per window).
     windows = np.empty((n, out_h, out_w, channels, kernel * kernel), np.float32)
-    for dy in range(kernel):
-        for dx in range(kernel):
-            rows = slice(dy, dy + stride * out_h, stride)
-            columns = slice(dx, dx + stride * out_w, stride)
-            windows[..., dy * kernel + dx] = padded[:, rows, columns]
+    for dy, dx, rows, columns in _offsets(kernel, stride, out_h, out_w):
+        windows[..., dy * kernel + dx] = padded[:, rows, columns]
     return windows.reshape(n * out_h * out_w, channels * kernel * kernel), out_h, out_w
 
 
@@ -126,11 +132,8 @@ def backward(params: Params, cache: _Cache, d_logits: np.ndarray) -> Params:
         out_h, out_w = cache.shapes[i + 1][1:3] if i + 1 < len(LAYERS) else cache.last[1:3]
         d_windows = (d_z @ params[f"w{i}"].T).reshape(n, out_h, out_w, channels, kernel, kernel)
         padded = np.zeros((n, height + 2 * pad, width + 2 * pad, channels), np.float32)
-        for dy in range(kernel):
-            for dx in range(kernel):
-                padded[:, dy : dy + stride * out_h : stride, dx : dx + stride * out_w : stride] += d_windows[
-                    ..., dy, dx
-                ]
+        for dy, dx, rows, columns in _offsets(kernel, stride, out_h, out_w):
+            padded[:, rows, columns] += d_windows[..., dy, dx]
         d_x = padded[:, pad : pad + height, pad : pad + width]
     return grads
 
