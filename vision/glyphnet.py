@@ -92,17 +92,21 @@ def _windows(x: np.ndarray, kernel: int, stride: int, pad: int) -> tuple[np.ndar
     return windows.reshape(n * out_h * out_w, channels * kernel * kernel), out_h, out_w
 
 
-def forward(params: Params, squares: np.ndarray, aspects: np.ndarray) -> tuple[np.ndarray, _Cache]:
+def forward(
+    params: Params, squares: np.ndarray, aspects: np.ndarray, keep: bool = True
+) -> tuple[np.ndarray, _Cache]:
     """(N, C) logits of (N, GLYPH_SIZE, GLYPH_SIZE) float32 ``squares`` with (N,) log aspect
-    ratios ``aspects``, and what :func:`backward` needs."""
+    ratios ``aspects``, and what :func:`backward` needs (its per-convolution lists left
+    empty unless ``keep``: reading needs no gradients)."""
     x = squares.astype(np.float32)[:, :, :, None]
     cache = _Cache([], [], [], (), np.zeros(0), np.zeros(0))
     for i, (out, kernel, stride, pad) in enumerate(LAYERS):
         windows, out_h, out_w = _windows(x, kernel, stride, pad)
         z = windows @ params[f"w{i}"] + params[f"b{i}"]
-        cache.windows.append(windows)
-        cache.shapes.append(x.shape)
-        cache.active.append(z > 0)
+        if keep:
+            cache.windows.append(windows)
+            cache.shapes.append(x.shape)
+            cache.active.append(z > 0)
         x = np.maximum(z, 0.0).reshape(x.shape[0], out_h, out_w, out)
     flat = np.concatenate([x.reshape(x.shape[0], -1), np.asarray(aspects, np.float32)[:, None]], axis=1)
     hidden = np.maximum(flat @ params["f1"] + params["g1"], 0.0)
@@ -155,7 +159,7 @@ class GlyphNet:
         """(N, GLYPH_SIZE, GLYPH_SIZE) squares and (N,) log aspect ratios -> (N, classes)."""
         if len(squares) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
-        return softmax(forward(self.params, squares, aspects)[0])
+        return softmax(forward(self.params, squares, aspects, keep=False)[0])
 
     def save(self, file: io.BytesIO | str) -> None:
         """Weights in float16 (the readings move by under 0.01), with the class names."""
