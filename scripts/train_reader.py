@@ -61,7 +61,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.detect import Ink
-from vision.features import GLYPH_SIZE, glyph_features_batch, upright_glyph
+from vision.features import GLYPH_SIZE, glyph_aspects, glyph_features_batch, upright_glyph
 from vision.glyphnet import GlyphNet, backward, forward, initial_params, softmax
 from vision.read import CLASS_INDEX, CLASSES, CONTEXT_LENGTH, RANK_CLASSES, GlyphModel
 from vision.synth.scene import CardLabel
@@ -76,7 +76,7 @@ Describe = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 def pixels_of(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
     """The glyph network's rows: the square's pixels, then its log aspect ratio."""
-    aspects = np.log((np.asarray(heights, np.float32) + 1.0) / (np.asarray(widths, np.float32) + 1.0))
+    aspects = glyph_aspects(heights, widths)
     return np.concatenate([squares.reshape(len(squares), -1), aspects[:, None]], axis=1).astype(np.float32)
 
 

@@ -129,6 +129,16 @@ def _slot_base(n: int) -> np.ndarray:
     return _slot_bases(count)[:n]
 
 
+def glyph_aspects(heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """(N,) float32 log aspect ratios of glyphs (N,) ``heights`` tall and ``widths`` wide: a
+    "1" is far above 0, a level bar as far below it.
+
+    >>> [round(float(a), 3) for a in glyph_aspects(np.array([9.0, 4.0, 4.0]), np.array([4.0, 4.0, 9.0]))]
+    [0.693, 0.0, -0.693]
+    """
+    return np.log((np.asarray(heights, np.float32) + 1.0) / (np.asarray(widths, np.float32) + 1.0))
+
+
 def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
     """(N, FEATURE_LENGTH) float32 features of (N, GLYPH_SIZE, GLYPH_SIZE) upright squares.
 
@@ -169,7 +179,7 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     # (the same answer wherever the array lies in memory, unlike cv2.magnitude).
     coarse = cv2.resize(x.reshape(-1, GLYPH_SIZE), (_COARSE, n * _COARSE), interpolation=cv2.INTER_AREA)
     coarse = coarse.reshape(n, -1)
-    aspect = np.log((np.asarray(heights, np.float32) + 1.0) / (np.asarray(widths, np.float32) + 1.0))
+    aspect = glyph_aspects(heights, widths)
     fill = x.reshape(n, -1).mean(axis=1)
     features = np.concatenate([hog * 4.0, coarse, aspect[:, None], 2.0 * fill[:, None]], axis=1)
     return features.astype(np.float32)

@@ -30,6 +30,7 @@ from vision.features import (
     FEATURE_LENGTH,
     GLYPH_SIZE,
     context_squares,
+    glyph_aspects,
     glyph_features_batch,
     upright_glyph,
     upright_glyphs,
@@ -327,16 +328,16 @@ def averaged_over_turns(
     return np.asarray((unturned + more.sum(axis=0)) / (len(turns) + 1), np.float32)
 
 
-def classify_glyphs(
-    features: np.ndarray, profile: DeckProfile | None, second_opinion: np.ndarray | None = None
-) -> np.ndarray:
-    """(N, F) -> (N, len(CLASSES)) probabilities: the model (averaged with an (N,
-    len(CLASSES)) ``second_opinion`` when given), sharpened by the profile's exemplars."""
-    probabilities = builtin_model().probabilities(features)
-    if second_opinion is not None:
-        probabilities = (probabilities + second_opinion) / 2
+def classify_glyphs(features: np.ndarray, profile: DeckProfile | None) -> np.ndarray:
+    """(N, F) -> (N, len(CLASSES)) probabilities: the model, sharpened by the profile's exemplars."""
+    return sharpened(features, builtin_model().probabilities(features), profile)
+
+
+def sharpened(features: np.ndarray, probabilities: np.ndarray, profile: DeckProfile | None) -> np.ndarray:
+    """(N, len(CLASSES)) ``probabilities`` of (N, F) ``features`` sharpened by the profile's
+    exemplars (unchanged without a profile or exemplars)."""
     if profile is not None and profile.exemplars.shape[0] > 0:
-        probabilities = profile.blend(features, probabilities)
+        return profile.blend(features, probabilities)
     return probabilities
 
 
@@ -423,7 +424,8 @@ def read_pairs(
     suit_rows = [vector_index((p.suit,), p.down) for p in pairs]
     squares, heights, widths = glyph_squares(ink, glyphs)
     vectors = square_vectors(squares, heights, widths)
-    probabilities = classify_glyphs(vectors, profile)
+    perceptron = builtin_model().probabilities(vectors)
+    probabilities = sharpened(vectors, perceptron, profile)
     rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]
     suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
     if profile is not None:
@@ -432,9 +434,8 @@ def read_pairs(
         maybe = probabilities[rank_rows][:, rank_columns].max(axis=1) >= NET_FLOOR
         rows = sorted({*np.asarray(rank_rows)[maybe].tolist(), *np.asarray(suit_rows)[maybe].tolist()})
         if rows:
-            aspects = np.log((heights[rows] + 1.0) / (widths[rows] + 1.0))
-            second = glyph_net().probabilities(squares[rows], aspects)
-            probabilities[rows] = classify_glyphs(vectors[rows], profile, second)
+            second = glyph_net().probabilities(squares[rows], glyph_aspects(heights[rows], widths[rows]))
+            probabilities[rows] = sharpened(vectors[rows], (perceptron[rows] + second) / 2, profile)
     hopeful = probabilities[rank_rows][:, rank_columns].max(axis=1) >= TURN_FLOOR
     if profile is None:
         rows = sorted({*np.asarray(rank_rows)[hopeful].tolist(), *np.asarray(suit_rows)[hopeful].tolist()})
