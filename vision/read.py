@@ -671,16 +671,63 @@ def _quarter_turn(down: tuple[float, float], turns: int) -> tuple[float, float]:
     return (x, y)
 
 
+#: A loose mark's own card lies along the straight edges around it (its card's edges and
+#: frame): they are looked for within this many glyph sizes of it ...
+AXIS_REACH = 2.5
+#: ... and trusted when this share of the edges' strength agrees on one axis (letters and
+#: art alone point every way).
+AXIS_AGREEMENT = 0.3
+#: Turns a mark is compared in: its neighbour's four quarter turns, then the local edges' four.
+MARK_TURNS = 8
+
+
+def local_axis(gray: np.ndarray, center: tuple[float, float], reach: float) -> tuple[float, float] | None:
+    """The "down" (a unit vector) of the strongest straight-edge axis, modulo quarter turns,
+    in the (H, W) uint8 ``gray`` image within ``reach`` pixels of ``center``, or None when the
+    edges there agree on no axis.  Gradient angles are taken four times over, so that the
+    four sides of a card (and its frame) all vote for the same axis.
+
+    >>> gray = np.full((80, 80), 60, np.uint8)
+    >>> card = cv2.boxPoints(((40.0, 40.0), (50.0, 70.0), 20.0)).astype(np.int32)
+    >>> _ = cv2.fillPoly(gray, [card], 230)
+    >>> x, y = local_axis(gray, (28.0, 22.0), 30.0)
+    >>> 15 < math.degrees(math.atan2(y, x)) % 90 < 25  # drawn 20 degrees off the axes
+    True
+    >>> local_axis(np.full((40, 40), 200, np.uint8), (20.0, 20.0), 15.0) is None
+    True
+    """
+    height, width = gray.shape
+    x0, y0 = max(0, int(center[0] - reach)), max(0, int(center[1] - reach))
+    x1, y1 = min(width, int(center[0] + reach) + 1), min(height, int(center[1] + reach) + 1)
+    if x1 - x0 < 5 or y1 - y0 < 5:
+        return None
+    window = gray[y0:y1, x0:x1].astype(np.float32)
+    gx = cv2.Sobel(window, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(window, cv2.CV_32F, 0, 1, ksize=3)
+    strength = gx * gx + gy * gy
+    total = float(strength.sum())
+    if total <= 0.0:
+        return None
+    angle = np.arctan2(gy, gx)
+    c = float((strength * np.cos(4.0 * angle)).sum())
+    s = float((strength * np.sin(4.0 * angle)).sum())
+    if math.hypot(c, s) < AXIS_AGREEMENT * total:
+        return None
+    axis = math.atan2(s, c) / 4.0  # an edge's normal; a card's "down" is one of its quarter turns
+    return (math.cos(axis), math.sin(axis))
+
+
 def read_marks(
     ink: Ink, readings: list[IndexReading], profile: DeckProfile | None, image: np.ndarray | None = None
 ) -> list[MarkReading]:
     """Special cards (Dog, Phoenix, Dragon) found by the corner marks a calibrated ``profile``
     learnt from its deck: ink not read as an index, the size of the ``readings``' ranks,
-    looking like one of the marks in some quarter turn of its nearest reading's "down".  Its
-    size is that reading's.  Beside that reading (a fan) its card lies along the reading's
-    axis, either way round (a neighbour may show its other, turned index); further off (a
-    loose pile) it may lie in any turn its mark looks as alike in, or half round from one.
-    Without marks in the profile, none.
+    looking like one of the marks in some quarter turn of its nearest reading's "down" or,
+    with ``image``, further off, of the straight edges around it (:func:`local_axis`: a
+    special lying on its own at its own angle).  Its size is that reading's.  Beside that
+    reading (a fan) its card lies along the reading's axis, either way round (a neighbour
+    may show its other, turned index); further off (a loose pile) it may lie in any turn its
+    mark looks as alike in, or half round from one.  Without marks in the profile, none.
 
     With the BGR working ``image``, exemplars printed in another colour than the ink (as
     calibration learnt it, ``profile.colours``) are not compared: a green star mark is no
@@ -711,22 +758,34 @@ def read_marks(
     if not glyphs:
         return []
     # A special card in a pile may lie at any angle to its nearest neighbour: each candidate is
-    # compared in the four quarter turns of the neighbour's "down", as the mark it looks most
-    # like in any turn, and as a rank or suit in any turn.
-    turned = [(components, _quarter_turn(down, k)) for components, down in glyphs for k in range(4)]
-    distance = euclidean_distances(glyph_vectors(ink, turned), profile.exemplars)
+    # compared in the four quarter turns of the neighbour's "down" and, away from that
+    # neighbour, of the straight edges around it (a card lying on its own), as the mark it
+    # looks most like in any turn, and as a rank or suit in any turn.
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image is not None else None
+    downs_of = np.full((len(glyphs), MARK_TURNS, 2), np.nan)  # NaN: a turn not tried
+    for row, (components, down) in enumerate(glyphs):
+        downs_of[row, :4] = [_quarter_turn(down, k) for k in range(4)]
+        if gray is not None and not beside[row]:
+            center = ink.centers[components[0]]
+            axis = local_axis(gray, (float(center[0]), float(center[1])), AXIS_REACH * sizes[row])
+            if axis is not None:
+                downs_of[row, 4:] = [_quarter_turn(axis, k) for k in range(4)]
+    tried = np.argwhere(~np.isnan(downs_of[:, :, 0]))  # (glyph, turn) rows
+    turned = [(glyphs[g][0], (float(downs_of[g, k, 0]), float(downs_of[g, k, 1]))) for g, k in tried]
+    distance = np.full((len(glyphs), MARK_TURNS, len(profile.labels)), np.inf, np.float32)
+    distance[tried[:, 0], tried[:, 1]] = euclidean_distances(glyph_vectors(ink, turned), profile.exemplars)
     if image is not None and profile.colours:
         printed = np.array([profile.colours.get(label, "") for label in profile.labels])
         for row, (components, _) in enumerate(glyphs):
             colour = ink_colour(image, ink, components[0])
             if colour:
-                distance[4 * row : 4 * row + 4, (printed != "") & (printed != colour)] = np.inf
-    per_turn = np.where(is_mark[None, :], distance, np.inf).reshape(len(glyphs), 4, -1)
+                distance[row, :, (printed != "") & (printed != colour)] = np.inf
+    per_turn = np.where(is_mark, distance, np.inf)
     turn_distance = per_turn.min(axis=2)
     turn = turn_distance.argmin(axis=1)
     to_mark = per_turn[np.arange(len(glyphs)), turn]
     # The rank or suit it might also be, in whichever turn suits it best.
-    to_other = np.where(is_mark[None, :], np.inf, distance).min(axis=1).reshape(len(glyphs), 4).min(axis=1)
+    to_other = np.where(is_mark, np.inf, distance).min(axis=(1, 2))
     best = to_mark.argmin(axis=1)
     best_distance = to_mark[np.arange(len(glyphs)), best]
     reach = MARK_SPREADS * profile.spread
@@ -737,13 +796,13 @@ def read_marks(
         name = profile.labels[int(best[i])]
         if name in found:
             continue
-        components, down = glyphs[int(i)]
+        components, _ = glyphs[int(i)]
         if beside[int(i)]:
             turns = np.array([0, 2])
         else:
             turns = np.flatnonzero(turn_distance[i] <= MARK_TURN_TOLERANCE * best_distance[i])
-            turns = np.union1d(turns, (turns + 2) % 4)
-        downs = tuple(_quarter_turn(down, int(k)) for k in turns)
+            turns = np.union1d(turns, turns - turns % 4 + (turns + 2) % 4)
+        downs = tuple((float(downs_of[i, k, 0]), float(downs_of[i, k, 1])) for k in turns)
         center = ink.centers[components[0]]
         found[name] = MarkReading(
             IndexPair(components, components[0], downs[0]),

@@ -195,6 +195,29 @@ def test_a_special_card_in_a_fan_is_found_by_the_corner_mark_calibration_learnt(
     assert sorted(str(c.card) for c in scan_image(scene, "tichu").cards) == ["10t", "7j", "8s", "9p"]
 
 
+@pytest.mark.parametrize("angle", [0.0, 35.0])
+def test_a_loose_special_card_is_found_by_its_mark_at_its_own_angle(style: DeckStyle, angle: float) -> None:
+    # A Phoenix lying on its own, turned away from the other cards: without its outline
+    # (the template is left out here, as when a pale table swallows the card's edges) only
+    # its lettered corner mark tells it, and the mark reads only upright on its own card's
+    # axis, not on a neighbour's.
+    marked = dataclasses.replace(style, special_mark="letter")
+    deck = list(tichu_deck())
+    calibrated = calibrate(
+        [(layout_photo(marked, deck[i : i + 14]), deck[i : i + 14]) for i in range(0, len(deck), 14)], "tichu"
+    )
+    assert "Phoenix" in calibrated.labels
+    profile = dataclasses.replace(calibrated, templates={})
+    scene = table(560, 900, seed=4)
+    for k, card in enumerate(Card.parse(c) for c in ("7j", "8s")):
+        paste_face(scene, marked, card, 130, (130 + k * 180, 280), 0.0)
+    paste_face(scene, marked, Card.parse("Phoenix"), 130, (680, 280), angle)
+    found = scan_image(scene, "tichu", profile).cards
+    assert sorted(str(c.card) for c in found) == ["7j", "8s", "Phoenix"]
+    phoenix = next(c for c in found if str(c.card) == "Phoenix")
+    assert cv2.pointPolygonTest(phoenix.corners.reshape(-1, 1, 2), (680.0, 280.0), False) >= 0
+
+
 def test_whole_card_templates_tell_apart_pictures_that_differ_only_in_colour() -> None:
     # Two faces alike in lightness, one with a red picture and one with a green one (a red
     # Phoenix and a brown Dog looked alike in grey).
