@@ -757,6 +757,16 @@ def read_marks(
         beside.append(float(gaps.min()) <= NEIGHBOUR_REACH * nearest.size)
     if not glyphs:
         return []
+    # Exemplars printed in another colour than a candidate's ink are not compared; ink that
+    # can be no mark at all is not turned and compared either.
+    ruled_out = np.zeros((len(glyphs), len(profile.labels)), bool)
+    if image is not None and profile.colours:
+        printed = np.array([profile.colours.get(label, "") for label in profile.labels])
+        for row, (components, _) in enumerate(glyphs):
+            colour = ink_colour(image, ink, components[0])
+            if colour:
+                ruled_out[row] = (printed != "") & (printed != colour)
+    may_be_mark: np.ndarray = np.any(is_mark & ~ruled_out, axis=1)
     # A special card in a pile may lie at any angle to its nearest neighbour: each candidate is
     # compared in the four quarter turns of the neighbour's "down" and, away from that
     # neighbour, of the straight edges around it (a card lying on its own), as the mark it
@@ -764,6 +774,8 @@ def read_marks(
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image is not None else None
     downs_of = np.full((len(glyphs), MARK_TURNS, 2), np.nan)  # NaN: a turn not tried
     for row, (components, down) in enumerate(glyphs):
+        if not may_be_mark[row]:
+            continue
         downs_of[row, :4] = [_quarter_turn(down, k) for k in range(4)]
         if gray is not None and not beside[row]:
             center = ink.centers[components[0]]
@@ -771,15 +783,12 @@ def read_marks(
             if axis is not None:
                 downs_of[row, 4:] = [_quarter_turn(axis, k) for k in range(4)]
     tried = np.argwhere(~np.isnan(downs_of[:, :, 0]))  # (glyph, turn) rows
+    if not len(tried):
+        return []
     turned = [(glyphs[g][0], (float(downs_of[g, k, 0]), float(downs_of[g, k, 1]))) for g, k in tried]
     distance = np.full((len(glyphs), MARK_TURNS, len(profile.labels)), np.inf, np.float32)
     distance[tried[:, 0], tried[:, 1]] = euclidean_distances(glyph_vectors(ink, turned), profile.exemplars)
-    if image is not None and profile.colours:
-        printed = np.array([profile.colours.get(label, "") for label in profile.labels])
-        for row, (components, _) in enumerate(glyphs):
-            colour = ink_colour(image, ink, components[0])
-            if colour:
-                distance[row, :, (printed != "") & (printed != colour)] = np.inf
+    distance[np.broadcast_to(ruled_out[:, None, :], distance.shape)] = np.inf
     per_turn = np.where(is_mark, distance, np.inf)
     turn_distance = per_turn.min(axis=2)
     turn = turn_distance.argmin(axis=1)
