@@ -629,7 +629,12 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
     regions = paper_regions(small)
     lone = [i for i, quad in enumerate(regions.quads) if quad is not None]
     if len(lone) != len(cards):
-        return len(lone)
+        # A deck whose frame line runs right along the card's edge outlines raggedly.
+        retried = paper_regions(small, thin_margins=True)
+        outlined = [i for i, quad in enumerate(retried.quads) if quad is not None]
+        if len(outlined) != len(cards):
+            return len(lone)
+        regions, lone = retried, outlined
     quads = [regions.quads[i] for i in lone]
     centers = np.array([q.mean(axis=0) for q in quads if q is not None])
     heights = np.array([side_lengths(q).max() for q in quads if q is not None])
