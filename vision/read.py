@@ -485,7 +485,7 @@ def read_pairs(
         if len(pair.rank) == 1
         and scores[i] >= min_score
         and GAME_RANKS[game][int(best_rank[i])] == "1"
-        and _ink_beside(ink, pair)
+        and _ink_beside(ink, pair, image)
     ]
     scores[ones] = 0.0
     if ink.edge is not None and ink.edge.any():
@@ -582,10 +582,12 @@ def _blended_with_context(
 BESIDE_SIZE = 0.3
 
 
-def _ink_beside(ink: Ink, pair: IndexPair) -> bool:
+def _ink_beside(ink: Ink, pair: IndexPair, image: np.ndarray | None = None) -> bool:
     """True when a component other than ``pair``'s suit lies beside its single rank glyph,
     across "down", where the "0" of a "10" stands (the geometry :func:`index_pairs` pairs a
-    "10" by, whatever that ink's size).
+    "10" by, whatever that ink's size).  With the BGR working ``image``, ink of another
+    colour than the rank's (:func:`ink_colour`) is no "0" of its "10": in a fan it is the next
+    card's art or frame.
 
     >>> labels = np.zeros((10, 10), np.int32)
     >>> boxes = np.zeros((3, 4), np.int32)
@@ -609,6 +611,11 @@ def _ink_beside(ink: Ink, pair: IndexPair) -> bool:
     if ink.parent is not None:
         beside &= ink.parent < 0
     beside[[rank, pair.suit]] = False
+    if image is not None and beside.any():
+        colour = ink_colour(image, ink, rank)
+        if colour:
+            for other in np.flatnonzero(beside):
+                beside[other] = ink_colour(image, ink, int(other)) in ("", colour)
     return bool(beside.any())
 
 

@@ -444,3 +444,32 @@ def test_the_shipped_context_model_completes_a_fan_the_glyph_model_reads_short(
     monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.0)
     alone = Counter(str(c.card) for c in scan_image(image, "standard").cards)
     assert alone < truth and sum((truth - alone).values()) == 1  # one card short, nothing false
+
+
+@pytest.mark.parametrize(("beside", "a_ten"), [((30, 30, 35), True), ((200, 90, 30), False)])
+def test_ink_beside_a_one_is_a_cut_zero_only_in_the_ones_colour(
+    beside: tuple[int, int, int], a_ten: bool
+) -> None:
+    # A lone black "1" with ink where a "10"'s "0" stands: black ink may be that "0" (cut by
+    # the card above), so the "1" is no Mahjong; blue ink is the next card's art in a fan.
+    from vision.read import _ink_beside
+
+    image = np.full((60, 60, 3), 235, np.uint8)
+    labels = np.zeros((60, 60), np.int32)
+    one, suit = (20, 10, (25, 25, 25)), (20, 32, (40, 40, 200))
+    for number, (x, y, colour) in enumerate([one, suit, (31, 12, beside)]):
+        image[y : y + 14, x : x + 5] = colour
+        labels[y : y + 14, x : x + 5] = number + 1
+    boxes = np.array([[20, 10, 5, 14], [20, 32, 5, 14], [31, 12, 5, 14]], np.int32)
+    centers = boxes[:, :2] + boxes[:, 2:] / 2.0
+    ink = Ink(
+        labels,
+        boxes,
+        centers.astype(np.float32),
+        np.full(3, 14.0, np.float32),
+        np.zeros(3, np.int32),
+        darkness=(labels > 0).astype(np.float32),
+    )
+    pair = IndexPair((0,), 1, (0.0, 1.0))
+    assert _ink_beside(ink, pair)  # by its place alone
+    assert _ink_beside(ink, pair, image) is a_ten
