@@ -584,10 +584,10 @@ BESIDE_SIZE = 0.3
 
 def _ink_beside(ink: Ink, pair: IndexPair, image: np.ndarray | None = None) -> bool:
     """True when a component other than ``pair``'s suit lies beside its single rank glyph,
-    across "down", where the "0" of a "10" stands (the geometry :func:`index_pairs` pairs a
-    "10" by, whatever that ink's size).  With the BGR working ``image``, ink of another
-    colour than the rank's (:func:`ink_colour`) is no "0" of its "10": in a fan it is the next
-    card's art or frame.
+    across "down" on the right (upright), where the "0" of a "10" stands (the geometry
+    :func:`index_pairs` pairs a "10" by, whatever that ink's size).  With the BGR working
+    ``image``, ink of another colour than the rank's (:func:`ink_colour`) is no "0" of its
+    "10": in a fan it is the next card's art or frame.
 
     >>> labels = np.zeros((10, 10), np.int32)
     >>> boxes = np.zeros((3, 4), np.int32)
@@ -599,13 +599,15 @@ def _ink_beside(ink: Ink, pair: IndexPair, image: np.ndarray | None = None) -> b
     >>> from dataclasses import replace
     >>> _ink_beside(replace(ink, centers=centers[:2], sizes=sizes[:2]), IndexPair((0,), 1, (0.0, 1.0)))
     False
+    >>> _ink_beside(ink, IndexPair((0,), 1, (0.0, -1.0)))  # upside down: that ink is on its left
+    False
     """
     rank = pair.rank[0]
     size = float(ink.sizes[rank])
     offset = ink.centers.astype(np.float64) - ink.centers[rank]
     dx, dy = pair.down
     along = np.abs(offset[:, 0] * dx + offset[:, 1] * dy)
-    across = np.abs(offset[:, 0] * dy - offset[:, 1] * dx)
+    across = offset[:, 0] * dy - offset[:, 1] * dx  # to the right of the rank, upright
     beside = (across >= 0.3 * size) & (across <= 1.1 * size) & (along <= 0.3 * size)
     beside &= ink.sizes >= BESIDE_SIZE * size
     if ink.parent is not None:
