@@ -178,7 +178,7 @@ def _cream_cards(
         area = float(cv2.contourArea(contour))
         if not CREAM_MIN_AREA * height * width <= area <= MAX_CARD_AREA * height * width:
             continue
-        quad = _card_quad(contour, area)
+        quad = card_quad(contour, area)
         if quad is None:
             continue
         x, y, w, h = cv2.boundingRect(contour)
@@ -272,7 +272,7 @@ def paper_regions(
             continue
         # Paper filling most of the photo is a pale table (or cloth) with the cards on it,
         # not one card: its indices are read one card each, like a pile's.
-        quads.append(_card_quad(contour, area) if area <= MAX_CARD_AREA * height * width else None)
+        quads.append(card_quad(contour, area) if area <= MAX_CARD_AREA * height * width else None)
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
     lit = paper
@@ -324,7 +324,7 @@ def side_lengths(quad: np.ndarray) -> np.ndarray:
     return np.asarray(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
 
 
-def _card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
+def card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
     """The contour's quadrilateral outline when it is one card-shaped region, else None."""
     hull = cv2.convexHull(contour)
     hull_area = float(cv2.contourArea(hull))

@@ -33,6 +33,7 @@ from vision.detect import (
     side_lengths,
     working_image,
 )
+from vision.laid_out import laid_out_cards
 from vision.profile import DeckProfile, card_template, deck_of
 from vision.read import IndexReading, MarkReading, read_joker_words, read_jokers, read_marks, read_pairs
 
@@ -626,15 +627,10 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
     from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector, ink_colour
 
     small, _ = working_image(image)
-    regions = paper_regions(small)
+    regions = laid_out_cards(small, len(cards))
+    if regions is None:
+        return sum(quad is not None for quad in paper_regions(small).quads)
     lone = [i for i, quad in enumerate(regions.quads) if quad is not None]
-    if len(lone) != len(cards):
-        # A deck whose frame line runs right along the card's edge outlines raggedly.
-        retried = paper_regions(small, thin_margins=True)
-        outlined = [i for i, quad in enumerate(retried.quads) if quad is not None]
-        if len(outlined) != len(cards):
-            return len(lone)
-        regions, lone = retried, outlined
     quads = [regions.quads[i] for i in lone]
     centers = np.array([q.mean(axis=0) for q in quads if q is not None])
     heights = np.array([side_lengths(q).max() for q in quads if q is not None])

@@ -249,6 +249,52 @@ def test_a_deck_framed_right_along_its_edges_is_still_outlined_for_calibration()
     assert all(item.labels for item in learnt)  # each card left an exemplar
 
 
+@pytest.mark.parametrize(
+    ("family", "seed", "row", "background", "trouble"),
+    [
+        ("scroll", 100, 3, "cloth", "a pale table that passes for paper: no card outlined"),
+        ("lantern", 102, 2, "wood", "glare washes out two cards: 12 outlined"),
+        ("lantern", 104, 0, "plain", "two cards touching: 13 outlined"),
+    ],
+)
+def test_every_card_of_a_calibration_photo_is_outlined_in_reading_order(
+    family: str, seed: int, row: int, background: str, trouble: str
+) -> None:
+    from vision.detect import paper_regions, working_image
+    from vision.laid_out import laid_out_cards
+    from vision.profile import sort_reading_order
+    from vision.synth import SceneSpec, render_scene
+
+    deck = list(tichu_deck())
+    cards = deck[14 * row : 14 * row + 14]
+    width, height = ((1600, 900), (1280, 720), (1440, 1080), (1600, 1200))[row]
+    spec = SceneSpec(
+        width=width,
+        height=height,
+        style=DeckStyle.from_seed(seed, family=family),
+        layout="rows",
+        cards=tuple(str(card) for card in cards),
+        distractors=0.0,
+        background=background,
+        effects=0.4,
+        jpeg_quality=88,
+    )
+    photo, labels = render_scene(np.random.default_rng([505 + seed, row]), spec)
+    small, scale = working_image(photo)
+    assert sum(quad is not None for quad in paper_regions(small).quads) < 14, trouble
+    regions = laid_out_cards(small, 14)
+    assert regions is not None, trouble
+    quads = [quad for quad in regions.quads if quad is not None]
+    centers = np.array([quad.mean(axis=0) for quad in quads])
+    order = sort_reading_order(centers, np.array([float(np.ptp(quad[:, 1])) for quad in quads]))
+    truth = {label.card: np.array(label.corners, np.float32) / scale for label in labels}
+    for position, card in zip(order, cards, strict=True):
+        outline = truth[str(card)].reshape(-1, 1, 2)
+        center = (float(centers[position][0]), float(centers[position][1]))
+        assert cv2.pointPolygonTest(outline, center, False) >= 0, f"{card}: {trouble}"
+    assert laid_out_cards(small, 15) is None  # a card the photo does not show is not made up
+
+
 def test_whole_card_templates_tell_apart_pictures_that_differ_only_in_colour() -> None:
     # Two faces alike in lightness, one with a red picture and one with a green one (a red
     # Phoenix and a brown Dog looked alike in grey).
