@@ -191,7 +191,8 @@ def rows_of(cards: Sequence[np.ndarray]) -> list[list[int]]:
 
 def cards_in_gaps(cards: list[np.ndarray], missing: int, table: np.ndarray) -> list[np.ndarray]:
     """The ``missing`` cards of rows laid at a steady pitch: a found card moved along its row
-    by the typical step between neighbours into a gap or past a row's end, where at least
+    by the typical step between neighbours into a gap or past a row's end (as many steps as
+    cards are missing), where at least
     :data:`GAP_COVER` of it is off the ``table`` (mask from :func:`off_the_table`) and it
     overlaps no found card; none unless exactly ``missing`` such places are found.
 
@@ -216,24 +217,29 @@ def cards_in_gaps(cards: list[np.ndarray], missing: int, table: np.ndarray) -> l
     pitch_length = float(np.linalg.norm(pitch))
     height, width = table.shape
     places: list[np.ndarray] = []
+
+    def fits(quad: np.ndarray) -> bool:
+        if quad.min() < 0 or quad[:, 0].max() >= width or quad[:, 1].max() >= height:
+            return False
+        inside = np.zeros_like(table)
+        cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
+        cover = float(np.count_nonzero(table[inside > 0])) / max(1, int(np.count_nonzero(inside)))
+        return cover >= GAP_COVER and max(_overlap(quad, card) for card in cards) <= GAP_OVERLAP
+
     for row in rows:
-        spots = [(row[0], -1), (row[-1], 1)]
+        # Past a row's end, step by step while each step finds a card; in a gap, every slot.
+        runs = [[(row[0], -j) for j in range(1, missing + 1)], [(row[-1], j) for j in range(1, missing + 1)]]
         for k in range(len(row) - 1):
             gap = float(np.linalg.norm(centers[row[k + 1]] - centers[row[k]]))
-            slots = round(gap / pitch_length) - 1
-            spots += [(row[k], j) for j in range(1, slots + 1)]
-        for anchor, times in spots:
-            quad = (cards[anchor] + times * pitch).astype(np.float32)
-            if quad.min() < 0 or quad[:, 0].max() >= width or quad[:, 1].max() >= height:
-                continue
-            inside = np.zeros_like(table)
-            cv2.fillPoly(inside, [np.round(quad).astype(np.int32)], 255)
-            cover = float(np.count_nonzero(table[inside > 0])) / max(1, int(np.count_nonzero(inside)))
-            if cover < GAP_COVER or max(_overlap(quad, card) for card in cards) > GAP_OVERLAP:
-                continue
-            # A gap's place is reached from both its sides.
-            if not any(_inside(quad, place) for place in places):
-                places.append(quad)
+            runs += [[(row[k], j)] for j in range(1, round(gap / pitch_length))]
+        for run in runs:
+            for anchor, times in run:
+                quad = (cards[anchor] + times * pitch).astype(np.float32)
+                if not fits(quad):
+                    break
+                # A gap's place is reached from both its sides.
+                if not any(_inside(quad, place) for place in places):
+                    places.append(quad)
     return places if len(places) == missing else []
 
 
