@@ -70,8 +70,13 @@ JOKER = "JOKER"
 JOKER_LETTERS = 4
 #: ... its first letter must read as J and its third as K with at least this probability.
 JOKER_LETTER_P = 0.4
-#: Ink whose mean colour has at least this chroma (largest minus smallest BGR channel) is a
-#: coloured joker's; black ink under tinted light stays well below it.
+#: The letters of a JOKER chain are this share of its first letter's size (a J is narrow: a
+#: K or an R up to twice its size; held-out-family validation photos, 0.6 to 1.6: 0.945 /
+#: 0.820, 0.5 to 2.0: 0.945 / 0.822, 0.4 to 2.5: the same).
+JOKER_RATIO = (0.5, 2.0)
+#: When its letters' ink colour cannot be told (:func:`_joker_ink`), ink whose mean colour has
+#: at least this chroma (largest minus smallest BGR channel) is a coloured joker's; black
+#: ink under tinted light stays well below it.
 JOKER_COLOURED = 35
 #: Suit ink whose absorption (1 - ink / paper, per BGR channel) varies across the channels
 #: by less than this share of its strongest is neutral (black, grey, brown) ...
@@ -834,6 +839,36 @@ def read_marks(
     return list(found.values())
 
 
+def _joker_ink(image: np.ndarray, ink: Ink, letters: list[int], pixels: np.ndarray) -> str:
+    """A JOKER index's "suit": "coloured" (the big joker) or "black", by its letters' ink
+    against the paper around them (:func:`ink_colour`, which small blurred letters keep),
+    most letters agreeing; else by the chroma of its ``pixels`` ((N, 3) BGR) mean colour.
+
+    >>> image = np.full((30, 60, 3), 235, np.uint8)
+    >>> labels = np.zeros((30, 60), np.int32)
+    >>> for k in range(3):
+    ...     image[10:20, 5 + 18 * k : 15 + 18 * k] = (70, 70, 180)  # pale red letters
+    ...     labels[10:20, 5 + 18 * k : 15 + 18 * k] = k + 1
+    >>> boxes = np.array([[5 + 18 * k, 10, 10, 10] for k in range(3)], np.int32)
+    >>> ink = Ink(labels, boxes, np.zeros((3, 2), np.float32), np.full(3, 12, np.float32),
+    ...           np.zeros(3, np.int32), darkness=(labels > 0).astype(np.float32))
+    >>> _joker_ink(image, ink, [0, 1, 2], image[labels > 0])
+    'coloured'
+    >>> grey = np.full((30, 3), 150, np.uint8)  # thin letters' pixels, blurred into the paper
+    >>> _joker_ink(image, ink, [0, 1, 2], grey)  # measured against the paper they are red
+    'coloured'
+    >>> _joker_ink(np.full_like(image, 235), ink, [0, 1, 2], grey)  # no ink to measure
+    'black'
+    """
+    colours = [ink_colour(image, ink, letter) for letter in letters]
+    named = [colour for colour in colours if colour]
+    if len(named) * 2 > len(letters):
+        coloured = sum(colour != "neutral" for colour in named)
+        return "coloured" if coloured * 2 > len(named) else "black"
+    mean = pixels.mean(axis=0)
+    return "coloured" if float(mean.max() - mean.min()) >= JOKER_COLOURED else "black"
+
+
 def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[list[IndexReading], set[int]]:
     """Joker indices, the letters J, O, K, E(, R) stacked evenly down a card's side, and the
     ink components those letters are.
@@ -858,7 +893,7 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
         distance = np.hypot(
             centers[None, :, 0] - targets[:, None, 0], centers[None, :, 1] - targets[:, None, 1]
         )
-        distance[(ratio[alive] < 0.6) | (ratio[alive] > 1.6)] = np.inf
+        distance[(ratio[alive] < JOKER_RATIO[0]) | (ratio[alive] > JOKER_RATIO[1])] = np.inf
         np.put_along_axis(distance, chains[alive], np.inf, axis=1)
         nearest = distance.argmin(axis=1)
         found = distance[np.arange(len(alive)), nearest] <= reach[alive]
@@ -898,14 +933,12 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
         x0, y0 = boxes[:, :2].min(axis=0)
         x1, y1 = (boxes[:, :2] + boxes[:, 2:]).max(axis=0)
         pixels = np.isin(ink.labels[y0:y1, x0:x1], [c + 1 for c in chain])
-        mean = image[y0:y1, x0:x1][pixels].mean(axis=0)
-        chroma = float(mean.max() - mean.min())
         center = ink.centers[chain[0]]
         readings.append(
             IndexReading(
                 pair=IndexPair((chain[0],), chain[1], pair.down),
                 rank=JOKER,
-                suit="coloured" if chroma >= JOKER_COLOURED else "black",
+                suit=_joker_ink(image, ink, chain, image[y0:y1, x0:x1][pixels]),
                 score=float(np.sqrt(j_p[i] * k_p[i])),
                 center=(float(center[0]), float(center[1])),
                 size=float(ink.sizes[chain[0]]) / 0.6,  # the letters are smaller than a rank
@@ -1030,8 +1063,6 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
             continue
         used |= set(word.members)
         down = (end * word.axis[0], end * word.axis[1])
-        mean = image[word.ys, word.xs].mean(axis=0)
-        chroma = float(mean.max() - mean.min())
         j_pixels = word.letter == (0 if end > 0 else JOKER_WORD_LETTERS - 1)
         # A square letter's size as a separate letter's would be measured (box diagonal / 1.25).
         letter_size = float(np.hypot(1.0, 1.0)) * word.length / JOKER_WORD_LETTERS / 1.25
@@ -1039,7 +1070,7 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
             IndexReading(
                 pair=IndexPair((word.members[0],), word.members[-1], down),
                 rank=JOKER,
-                suit="coloured" if chroma >= JOKER_COLOURED else "black",
+                suit=_joker_ink(image, ink, list(word.members), image[word.ys, word.xs]),
                 score=float(np.sqrt(j_p[k] * k_p[k])),
                 center=(float(word.xs[j_pixels].mean()), float(word.ys[j_pixels].mean())),
                 size=letter_size / 0.6,  # as read_jokers: the letters are smaller than a rank
