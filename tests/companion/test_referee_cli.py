@@ -173,3 +173,22 @@ def test_answers_one_line_at_a_time() -> None:
         process.stdin.close()
         process.wait(timeout=30)
     assert process.returncode == 0
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
+    # `trickmate referee big.jsonl | head -1`: the pipe closes while verdicts are still being
+    # written; the command stops without a traceback, with the status of a broken pipe.
+    situations = tmp_path / "big.jsonl"
+    situations.write_text("".join(json.dumps(CONTRACT_SITUATION) + "\n" for _ in range(20000)))
+    process = subprocess.Popen(
+        [str(TRICKMATE), "referee", str(situations)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = json.loads(process.stdout.readline())
+    process.stdout.close()
+    assert process.wait(timeout=60) == 141
+    assert first["legal"] is True
+    assert "Traceback" not in process.stderr.read()
