@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 from vision.detect import paper_regions, working_image  # noqa: E402
 from vision.laid_out import laid_out_cards  # noqa: E402
 from vision.profile import sort_reading_order  # noqa: E402
-from vision.synth import SceneSpec, render_scene  # noqa: E402
+from vision.synth.dataset import calibration_photo  # noqa: E402
 from vision.synth.style import DeckStyle, families  # noqa: E402
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -43,32 +43,16 @@ ROWS = {
     ],
     "standard": [" ".join(f"{rank}{suit}" for rank in RANKS) for suit in "hdcs"],
 }
-SIZES = ((1600, 900), (1280, 720), (1440, 1080), (1600, 1200))
-TABLES = ("felt", "plain", "wood", "cloth")
 
 
 def photo(
     game: str, style: DeckStyle, seed: int, index: int
 ) -> tuple[np.ndarray, list[tuple[str, np.ndarray]]]:
     """Calibration photo ``index`` of a deck and its cards' true outlines, in reading order."""
-    row = ROWS[game][index]
-    width, height = SIZES[index % 4]
-    spec = SceneSpec(
-        width=width,
-        height=height,
-        game=game,
-        style=style,
-        layout="rows",
-        cards=tuple(row.split()),
-        row_length=7,
-        distractors=0.0,
-        background=TABLES[index % 4],
-        effects=0.4,
-        jpeg_quality=88,
-    )
-    image, labels = render_scene(np.random.default_rng([505 + seed, index]), spec)
+    row = ROWS[game][index].split()
+    image, labels = calibration_photo(np.random.default_rng([505 + seed, index]), style, row, index, 88)
     outline = {label.card: np.array(label.corners, np.float32) for label in labels}
-    return image, [(card, outline[card]) for card in row.split()]
+    return image, [(card, outline[card]) for card in row]
 
 
 def outlined(image: np.ndarray, truth: list[tuple[str, np.ndarray]]) -> tuple[bool, int, bool]:

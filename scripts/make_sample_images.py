@@ -33,8 +33,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.synth import DeckStyle, SceneSpec, render_scene
-from vision.synth.dataset import image_entry, make_set, save_jpeg, write_labels
+from vision.synth import DeckStyle
+from vision.synth.dataset import calibration_photo, image_entry, make_set, save_jpeg, write_labels
 from vision.synth.style import families
 from vision.synth.text import is_held_out_font, truetype_fonts
 
@@ -138,21 +138,7 @@ def make_calibration_set(out: Path) -> int:
     style = calibration_style()
     photos, entries = [], []
     for index, row in enumerate(CALIBRATION_ROWS):
-        rng = np.random.default_rng([505, index])
-        width, height = ((1600, 900), (1280, 720), (1440, 1080), (1600, 1200))[index % 4]
-        spec = SceneSpec(
-            width=width,
-            height=height,
-            game="tichu",
-            style=style,
-            layout="rows",
-            cards=tuple(row.split()),
-            row_length=7,
-            distractors=0.0,
-            background=("felt", "plain", "wood", "cloth")[index % 4],
-            effects=0.4,
-        )
-        image, labels = render_scene(rng, spec)
+        image, labels = calibration_photo(np.random.default_rng([505, index]), style, row.split(), index)
         file = f"calibration_{index + 1}.jpg"
         save_jpeg(folder / file, image, 88)
         photos.append({"file": file, "cards": row})

@@ -225,21 +225,11 @@ def test_a_deck_framed_right_along_its_edges_is_still_outlined_for_calibration()
     # opening specks keeps the sliver with its card.
     from vision.detect import paper_regions, working_image
     from vision.scan import learn_photo
-    from vision.synth import SceneSpec, render_scene
+    from vision.synth.dataset import calibration_photo
 
     deck = list(tichu_deck())[:14]
-    spec = SceneSpec(
-        width=1600,
-        height=900,
-        style=DeckStyle.from_seed(41, family="scroll"),
-        layout="rows",
-        cards=tuple(str(card) for card in deck),
-        distractors=0.0,
-        background="felt",
-        effects=0.4,
-        jpeg_quality=88,
-    )
-    photo, _ = render_scene(np.random.default_rng([505, 0]), spec)
+    style = DeckStyle.from_seed(41, family="scroll")
+    photo, _ = calibration_photo(np.random.default_rng([505, 0]), style, [str(card) for card in deck], 0, 88)
     small, _ = working_image(photo)
     assert sum(quad is not None for quad in paper_regions(small).quads) < 14
     assert sum(quad is not None for quad in paper_regions(small, thin_margins=True).quads) == 14
@@ -263,23 +253,12 @@ def test_every_card_of_a_calibration_photo_is_outlined_in_reading_order(
     from vision.detect import paper_regions, working_image
     from vision.laid_out import laid_out_cards
     from vision.profile import sort_reading_order
-    from vision.synth import SceneSpec, render_scene
+    from vision.synth.dataset import calibration_photo
 
-    deck = list(tichu_deck())
-    cards = deck[14 * row : 14 * row + 14]
-    width, height = ((1600, 900), (1280, 720), (1440, 1080), (1600, 1200))[row]
-    spec = SceneSpec(
-        width=width,
-        height=height,
-        style=DeckStyle.from_seed(seed, family=family),
-        layout="rows",
-        cards=tuple(str(card) for card in cards),
-        distractors=0.0,
-        background=background,
-        effects=0.4,
-        jpeg_quality=88,
-    )
-    photo, labels = render_scene(np.random.default_rng([505 + seed, row]), spec)
+    cards = list(tichu_deck())[14 * row : 14 * row + 14]
+    style = DeckStyle.from_seed(seed, family=family)
+    rng = np.random.default_rng([505 + seed, row])
+    photo, labels = calibration_photo(rng, style, [str(card) for card in cards], row, 88, background)
     small, scale = working_image(photo)
     assert sum(quad is not None for quad in paper_regions(small).quads) < 14, trouble
     regions = laid_out_cards(small, 14)

@@ -110,6 +110,39 @@ def write_labels(path: Path, document: dict[str, Any]) -> None:
     path.write_text(text)
 
 
+#: Calibration photos (`trickmate calibrate`): the sizes and tables of a series, in turn.
+CALIBRATION_SIZES = ((1600, 900), (1280, 720), (1440, 1080), (1600, 1200))
+CALIBRATION_TABLES = ("felt", "plain", "wood", "cloth")
+
+
+def calibration_photo(
+    rng: np.random.Generator,
+    style: DeckStyle,
+    cards: Sequence[str],
+    index: int,
+    jpeg_quality: int | None = None,
+    background: str | None = None,
+) -> tuple[np.ndarray, list[CardLabel]]:
+    """Photo ``index`` of a calibration series, as a user takes it: ``cards`` laid apart in
+    reading order, in rows of seven, with the series' size and table for that index (or
+    ``background``), light and lens effects, and no other objects."""
+    width, height = CALIBRATION_SIZES[index % len(CALIBRATION_SIZES)]
+    spec = SceneSpec(
+        width=width,
+        height=height,
+        game=style.game,
+        style=style,
+        layout="rows",
+        cards=tuple(cards),
+        row_length=7,
+        distractors=0.0,
+        background=background or CALIBRATION_TABLES[index % len(CALIBRATION_TABLES)],
+        effects=0.4,
+        jpeg_quality=jpeg_quality,
+    )
+    return render_scene(rng, spec)
+
+
 #: Deck styles drawn for one photo at most, looking for one that a style filter accepts.
 STYLE_DRAWS = 200
 
