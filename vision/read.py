@@ -346,6 +346,24 @@ def sharpened(features: np.ndarray, probabilities: np.ndarray, profile: DeckProf
     return probabilities
 
 
+def ones_as_tens(probabilities: np.ndarray, game: str) -> np.ndarray:
+    """(N, len(CLASSES)) ``probabilities`` with the "1" class counted as "10" in a game whose
+    deck has no "1" (standard): there, a "1" above a suit is a "10" whose "0" the next card
+    in a fan, or a card's edge, has hidden.  Unchanged for Tichu (its Mahjong is a "1").
+
+    >>> p = np.zeros((1, len(CLASSES)), np.float32); p[0, CLASS_INDEX["1"]] = 0.75
+    >>> p[0, CLASS_INDEX["10"]] = 0.25
+    >>> float(ones_as_tens(p, "standard")[0, CLASS_INDEX["10"]]), float(ones_as_tens(p, "tichu")[0, 9])
+    (1.0, 0.25)
+    """
+    if "1" in GAME_RANKS[game]:
+        return probabilities
+    folded = probabilities.copy()
+    folded[:, CLASS_INDEX["10"]] += folded[:, CLASS_INDEX["1"]]
+    folded[:, CLASS_INDEX["1"]] = 0.0
+    return folded
+
+
 def ink_colour(image: np.ndarray, ink: Ink, component: int) -> str:
     """The colour name of a component's ink against the paper around it: "neutral", "red",
     "green", "blue", or "" when unsure (too few pixels, too little paper, in between).
@@ -430,7 +448,7 @@ def read_pairs(
     squares, heights, widths = glyph_squares(ink, glyphs)
     vectors = square_vectors(squares, heights, widths)
     perceptron = builtin_model().probabilities(vectors)
-    probabilities = sharpened(vectors, perceptron, profile)
+    probabilities = ones_as_tens(sharpened(vectors, perceptron, profile), game)
     rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]
     suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
     if profile is not None:
@@ -440,11 +458,13 @@ def read_pairs(
         rows = sorted({*np.asarray(rank_rows)[maybe].tolist(), *np.asarray(suit_rows)[maybe].tolist()})
         if rows:
             second = glyph_net().probabilities(squares[rows], glyph_aspects(heights[rows], widths[rows]))
-            probabilities[rows] = sharpened(vectors[rows], (perceptron[rows] + second) / 2, profile)
+            blended = sharpened(vectors[rows], (perceptron[rows] + second) / 2, profile)
+            probabilities[rows] = ones_as_tens(blended, game)
     hopeful = probabilities[rank_rows][:, rank_columns].max(axis=1) >= TURN_FLOOR
     if profile is None:
         rows = sorted({*np.asarray(rank_rows)[hopeful].tolist(), *np.asarray(suit_rows)[hopeful].tolist()})
-        probabilities[rows] = averaged_over_turns(ink, [glyphs[row] for row in rows], probabilities[rows])
+        turned_rows = averaged_over_turns(ink, [glyphs[row] for row in rows], probabilities[rows])
+        probabilities[rows] = ones_as_tens(turned_rows, game)
     rank_p = probabilities[rank_rows][:, rank_columns]
     suit_p = probabilities[suit_rows][:, suit_columns]
     rows_read, columns, read_p = (rank_rows, suit_rows), (rank_columns, suit_columns), (rank_p, suit_p)

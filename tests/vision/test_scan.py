@@ -217,3 +217,14 @@ def test_a_four_index_card_read_at_both_top_corners_is_placed_from_its_top_left_
     kept = _drop_repeats([placed_from(100.0, 0.8), placed_from(182.0, 0.99)], "standard")
     assert len(kept) == 1
     assert kept[0].index_center == (100.0, 100.0) and kept[0].confidence == 0.99
+
+
+def test_a_one_above_a_suit_in_a_standard_deck_is_a_ten_whose_nought_is_hidden() -> None:
+    # A standard deck has no "1": a "1" above a suit symbol is a "10" whose "0" the next
+    # card in a fan (or a card's edge) hides.
+    for suit, angle in (("hearts", 0.0), ("spades", 35.0), ("clubs", 200.0), ("diamonds", -60.0)):
+        scene = table(600, 900)
+        paste(scene, draw_card("1", suit, 1.6), (300, 300), angle)
+        paste(scene, draw_card("7", "clubs", 1.6), (600, 300), -angle)
+        found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
+        assert found == sorted([f"10{suit[0]}", "7c"]), (suit, angle, found)
