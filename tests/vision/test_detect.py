@@ -198,6 +198,21 @@ def test_specks_nearer_than_the_suit_do_not_crowd_it_out() -> None:
     assert ((0,), 2) in pairs and ((0,), 4) in pairs  # the nearest few are still offered
 
 
+def test_a_suit_behind_the_next_cards_rank_and_frame_scraps_is_still_offered() -> None:
+    # In a tight fan: a rank (size 25) with three specks nearest, then the next card's rank
+    # (24) and a scrap of its frame line (17), both sizeable and both nearer than its own
+    # suit (21).
+    centers = np.array(
+        [[100, 100], [112, 96], [94, 110], [104, 111], [124, 101], [100, 118], [101, 126]], np.float32
+    )
+    sizes = np.array([25, 8, 8, 8, 24, 17, 21], np.float32)
+    corners = (centers - sizes[:, None] / 2).astype(np.int32)
+    boxes = np.column_stack([corners, sizes.astype(np.int32), sizes.astype(np.int32)]).astype(np.int32)
+    ink = Ink(np.zeros((10, 10), np.int32), boxes, centers, sizes, np.zeros(len(sizes), np.int32))
+    pairs = [(p.rank, p.suit) for p in index_pairs(ink)]
+    assert ((0,), 6) in pairs
+
+
 def test_a_card_whose_art_and_rim_cut_into_its_paper_is_still_a_lone_card() -> None:
     # Real decks print art up to a dark rim: the paper left is far from a filled rectangle.
     face = draw_card("9", "clubs", 1.4)
