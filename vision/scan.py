@@ -148,6 +148,19 @@ def _near_a_corner(reading: IndexReading, quad: np.ndarray) -> bool:
     return bool(np.min(np.linalg.norm(quad - np.asarray(reading.center), axis=1)) <= reach + reading.size)
 
 
+#: A card's index lies within this many of its glyph sizes of the card's corner (the widest
+#: margins drawn put it about two away).
+CORNER_GLYPHS = 4.0
+
+
+def _at_a_corner(reading: IndexReading, quad: np.ndarray) -> bool:
+    """:func:`_near_a_corner`, and near enough for the index's own size: an outline far
+    larger than the card (a pale cloth or a sheet of paper joined to it) is not its card's
+    even where it happens to have a corner a few glyphs away."""
+    distance = float(np.min(np.linalg.norm(quad - np.asarray(reading.center), axis=1)))
+    return _near_a_corner(reading, quad) and distance <= CORNER_GLYPHS * reading.size
+
+
 @dataclass
 class _Candidate:
     card: Card
@@ -199,14 +212,14 @@ def assemble(
     # card on a sheet of paper, or joined to one): read it like a pile, not as a lone card.
     for region, found in in_region.items():
         quad = regions.quads[region] if region >= 0 else None
-        if quad is None or region in fans or any(_near_a_corner(r, quad) for r in found):
+        if quad is None or region in fans or any(_at_a_corner(r, quad) for r in found):
             continue
         if any(r.score >= SURE_SCORE for r in found):
             fans.add(region)
     for reading, region in zip(readings, region_of, strict=True):
         quad = regions.quads[region] if region >= 0 and region not in fans else None
         if quad is not None:
-            if _near_a_corner(reading, quad):
+            if _at_a_corner(reading, quad):
                 by_region.setdefault(region, []).append(reading)
         else:
             loose.append(reading)

@@ -228,3 +228,17 @@ def test_a_one_above_a_suit_in_a_standard_deck_is_a_ten_whose_nought_is_hidden()
         paste(scene, draw_card("7", "clubs", 1.6), (600, 300), -angle)
         found = sorted(str(card.card) for card in scan_image(scene, "standard").cards)
         assert found == sorted([f"10{suit[0]}", "7c"]), (suit, angle, found)
+
+
+def test_a_card_near_the_corner_of_a_sheet_of_paper_is_placed_by_its_own_indices() -> None:
+    # The sheet and the card make one card-shaped region, and the card's top-left index lies
+    # within the loose reach of the sheet's corner, but five of its glyph sizes away: the
+    # card is placed from its indices, not given the sheet's outline.
+    scene = table(500, 500)
+    cv2.rectangle(scene, (130, 60), (369, 399), (238, 238, 238), -1)
+    truth = paste(scene, draw_card("A", "hearts", 1.0), (215, 165), 0.0)
+    regions = paper_regions(scene)
+    assert len(regions.quads) == 1 and regions.quads[0] is not None  # the trap is set
+    (found,) = scan_image(scene, "standard").cards
+    assert str(found.card) == "Ah"
+    assert float(np.abs(found.corners - truth).max()) < 20  # the card's corners, not the sheet's
