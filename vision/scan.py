@@ -142,10 +142,15 @@ def predicted_card(reading: IndexReading) -> np.ndarray:
     return np.asarray(world, dtype=np.float32)
 
 
+def _corner_distance(reading: IndexReading, quad: np.ndarray) -> float:
+    """How far (pixels) the index lies from the nearest corner of ``quad``."""
+    return float(np.min(np.linalg.norm(quad - np.asarray(reading.center), axis=1)))
+
+
 def _near_a_corner(reading: IndexReading, quad: np.ndarray) -> bool:
     """True when the index lies in a corner of the lone card ``quad`` (not among its pips)."""
     reach = 0.38 * float(side_lengths(quad).min())
-    return bool(np.min(np.linalg.norm(quad - np.asarray(reading.center), axis=1)) <= reach + reading.size)
+    return _corner_distance(reading, quad) <= reach + reading.size
 
 
 #: A card's index lies within this many of its glyph sizes of the card's corner (the widest
@@ -157,8 +162,7 @@ def _at_a_corner(reading: IndexReading, quad: np.ndarray) -> bool:
     """:func:`_near_a_corner`, and near enough for the index's own size: an outline far
     larger than the card (a pale cloth or a sheet of paper joined to it) is not its card's
     even where it happens to have a corner a few glyphs away."""
-    distance = float(np.min(np.linalg.norm(quad - np.asarray(reading.center), axis=1)))
-    return _near_a_corner(reading, quad) and distance <= CORNER_GLYPHS * reading.size
+    return _near_a_corner(reading, quad) and _corner_distance(reading, quad) <= CORNER_GLYPHS * reading.size
 
 
 @dataclass
