@@ -1006,8 +1006,10 @@ class _Word(NamedTuple):
 
 
 def _long_words(ink: Ink, skip: set[int]) -> list[_Word]:
-    """Runs of ink (components a few pixels apart joined) as long and thin as a word of
-    ``JOKER_WORD_LETTERS`` letters, leaving out the ``skip`` components."""
+    """Runs of ink as long and thin as a word of ``JOKER_WORD_LETTERS`` letters, leaving out
+    the ``skip`` components: components a few pixels apart joined, and single components
+    (the letters run together into one, where joining would take in a neighbouring card's
+    glyph a few pixels away too)."""
     own = ink.labels > 0
     if skip:
         own &= ~np.isin(ink.labels, [c + 1 for c in skip])
@@ -1020,11 +1022,27 @@ def _long_words(ink: Ink, skip: set[int]) -> list[_Word]:
         return []
     points = found.reshape(-1, 2)
     xs, ys = points[:, 0], points[:, 1]
-    word_at = labels[ys, xs]
+    words = _words_among(ink, xs, ys, labels[ys, xs])
+    seen = {word.members for word in words}
+    # Only components at least a word long (their box's diagonal) are measured alone.
+    component = ink.labels[ys, xs]
+    long_enough = np.zeros(len(ink.boxes) + 1, bool)
+    long_enough[1:] = np.hypot(ink.boxes[:, 2], ink.boxes[:, 3]) >= 4 * JOKER_WORD_LETTERS
+    chosen = long_enough[component]
+    alone = _words_among(ink, xs[chosen], ys[chosen], component[chosen])
+    return words + [word for word in alone if word.members not in seen]
+
+
+def _words_among(ink: Ink, xs: np.ndarray, ys: np.ndarray, word_at: np.ndarray) -> list[_Word]:
+    """The :func:`_long_words` among runs of ink pixels (``xs``, ``ys``) numbered by
+    ``word_at`` (0 for none)."""
+    if word_at.size == 0:
+        return []
     # Every run's elongation from its second moments at once: only long thin ones are
     # measured closely.  (A filled L x S rectangle has variances L^2/12 and S^2/12.)
     total = np.bincount(word_at).astype(np.float64)
     total[0] = np.inf
+    total[total == 0] = np.inf  # numbers with no pixels here (left-out components)
     fx, fy = xs.astype(np.float64), ys.astype(np.float64)
     mean_x, mean_y = np.bincount(word_at, fx) / total, np.bincount(word_at, fy) / total
     var_x = np.bincount(word_at, fx * fx) / total - mean_x**2
@@ -1037,6 +1055,7 @@ def _long_words(ink: Ink, skip: set[int]) -> list[_Word]:
     low, high = JOKER_WORD_ASPECT
     likely = (elongation >= 0.75 * low) & (elongation <= 1.5 * high)
     likely &= np.sqrt(12 * major) >= 4 * JOKER_WORD_LETTERS
+    likely[0] = False
     words: list[_Word] = []
     for word in np.flatnonzero(likely):
         inside = word_at == word

@@ -16,6 +16,7 @@ from vision.read import (
     BUILTIN_EDGE_PAIR_SCORE,
     CLASS_INDEX,
     IndexReading,
+    _long_words,
     builtin_model,
     read_joker_words,
     read_pairs,
@@ -473,3 +474,30 @@ def test_ink_beside_a_one_is_a_cut_zero_only_in_the_ones_colour(
     pair = IndexPair((0,), 1, (0.0, 1.0))
     assert _ink_beside(ink, pair)  # by its place alone
     assert _ink_beside(ink, pair, image) is a_ten
+
+
+def test_a_word_of_letters_run_together_is_offered_alone_beside_a_glyph_that_joins_it() -> None:
+    # JOKER set tight is one long thin component; the next card's glyph a few pixels beyond
+    # its J joins it when nearby ink is gathered into words, and would shift every letter cut.
+    labels = np.zeros((120, 60), np.int32)
+    labels[20:100, 20:34] = 1  # the word: 80 x 14 pixels
+    labels[10:17, 23:31] = 2  # a glyph 3 pixels above it
+    boxes = np.array([[20, 20, 14, 80], [23, 10, 8, 7]], np.int32)
+    centers = np.array([[26.5, 59.5], [26.5, 13.0]], np.float32)
+    ink = Ink(labels, boxes, centers, np.array([65.0, 8.5], np.float32), np.zeros(2, np.int32))
+    words = {word.members: word.length for word in _long_words(ink, set())}
+    assert (0,) in words and 78 <= words[(0,)] <= 82
+    assert (0, 1) in words  # the joined run is still offered too
+
+
+def test_no_long_word_among_short_glyphs() -> None:
+    labels = np.zeros((40, 40), np.int32)
+    labels[10:18, 10:16] = 1  # one small glyph, shorter than any word
+    ink = Ink(
+        labels,
+        np.array([[10, 10, 6, 8]], np.int32),
+        np.array([[12.5, 13.5]], np.float32),
+        np.array([8.0], np.float32),
+        np.zeros(1, np.int32),
+    )
+    assert _long_words(ink, set()) == []
