@@ -64,6 +64,10 @@ GAME_RANKS: dict[str, tuple[str, ...]] = {
 }
 #: How much a suit crop's "other" probability counts against its suits.
 SUIT_OTHER_WEIGHT = 0.3
+#: A Tichu "1" is the Mahjong's, whose corner shows no suit symbol: a "1" read above a jade,
+#: sword or pagoda symbol is a "10" whose "0" is hidden (a Mahjong's own corner mark may pass
+#: for a star, so a star proves nothing).
+SUITS_NO_MAHJONG_SHOWS = ("jade", "sword", "pagoda")
 #: The "rank" of an index spelling JOKER down the card's side; its "suit" is "coloured" or "black".
 JOKER = "JOKER"
 #: A JOKER index needs this many letters stacked evenly (J, O, K, E and perhaps R).
@@ -529,11 +533,14 @@ def read_pairs(
         used |= members
         center = ink.centers[list(pair.rank)].mean(axis=0)
         size = float(ink.sizes[list(pair.rank)].max())
+        rank, suit = GAME_RANKS[game][int(best_rank[i])], GAME_SUITS[game][int(best_suit[i])]
+        if rank == "1" and suit in SUITS_NO_MAHJONG_SHOWS:
+            rank = "10"  # its "0" hidden by the next card or an edge
         readings.append(
             IndexReading(
                 pair=pair,
-                rank=GAME_RANKS[game][int(best_rank[i])],
-                suit=GAME_SUITS[game][int(best_suit[i])],
+                rank=rank,
+                suit=suit,
                 score=float(scores[i]),
                 center=(float(center[0]), float(center[1])),
                 size=size,

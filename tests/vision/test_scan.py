@@ -11,6 +11,8 @@ from companion.cards import Card, Deck
 from tests.vision.conftest import CARD_H, CARD_W, draw_card, paste, table
 from vision.detect import paper_regions
 from vision.scan import _Candidate, _drop_repeats, scan_image
+from vision.synth.card import render_card_face
+from vision.synth.style import DeckStyle
 
 
 def test_a_fan_squared_off_into_a_card_shaped_region_gives_every_card() -> None:
@@ -242,3 +244,37 @@ def test_a_card_near_the_corner_of_a_sheet_of_paper_is_placed_by_its_own_indices
     (found,) = scan_image(scene, "standard").cards
     assert str(found.card) == "Ah"
     assert float(np.abs(found.corners - truth).max()) < 20  # the card's corners, not the sheet's
+
+
+def _with_nought_hidden(
+    face: np.ndarray, boxes: tuple[np.ndarray, ...], paper: tuple[int, int, int]
+) -> np.ndarray:
+    """A "10" face with the "0" of both indices painted over in the paper's colour (as the
+    next card of a fan hides it), the "1" and the suit symbol left."""
+    image = face.copy()
+    top, bottom = boxes[0], boxes[1]
+    x0, y0 = top.min(axis=0).astype(int)
+    x1, y1 = top.max(axis=0).astype(int)
+    rank_rows = (y1 - y0) // 2
+    image[y0 : y0 + rank_rows, x0 + (x1 - x0) // 2 : x1 + 2] = paper
+    x0, y0 = bottom.min(axis=0).astype(int)
+    x1, y1 = bottom.max(axis=0).astype(int)
+    image[y1 - rank_rows : y1, x0 - 2 : x0 + (x1 - x0) // 2] = paper
+    return image
+
+
+def test_a_tichu_one_above_a_suit_symbol_is_a_ten_not_the_mahjong() -> None:
+    # The Mahjong's corner shows a "1" and no suit symbol: a "1" above a jade, sword or
+    # pagoda symbol is a "10" whose "0" is hidden, and counts its 10 points.
+    style = DeckStyle.from_seed(1, family="jade_temple")
+    for card in ("10j", "10s", "10p"):
+        face = render_card_face(style, card, 150)
+        scene = table(500, 600)
+        paste(scene, _with_nought_hidden(face.image, face.index_polygons, style.paper), (300, 250), 15.0)
+        result = scan_image(scene, "tichu")
+        assert [str(found.card) for found in result.cards] == [card]
+        assert result.points() == 10
+    mahjong = render_card_face(style, "Mahjong", 150)
+    scene = table(500, 600)
+    paste(scene, mahjong.image, (300, 250), 15.0)
+    assert [str(found.card) for found in scan_image(scene, "tichu").cards] == ["Mahjong"]
