@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision.detect import MAX_CARD_AREA, Regions, card_quad, paper_regions, side_lengths
+from vision.profile import reading_rows
 
 #: Pixels at least this far (Lab distance) from the table's colour are not table ...
 TABLE_DISTANCE = 18.0
@@ -170,25 +171,6 @@ def _inside(quad: np.ndarray, outline: np.ndarray) -> bool:
     return cv2.pointPolygonTest(outline.reshape(-1, 1, 2), (float(center[0]), float(center[1])), False) >= 0
 
 
-def rows_of(cards: Sequence[np.ndarray]) -> list[list[int]]:
-    """Indices of the (4, 2) ``cards`` row by row, top to bottom, each row left to right: a
-    card more than half a card's height below the last one starts a new row.
-
-    >>> card = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
-    >>> rows_of([card + [120, 0], card + [0, 160], card, card + [10, 170]])
-    [[2, 0], [1, 3]]
-    """
-    centers = np.array([quad.mean(axis=0) for quad in cards])
-    height = float(np.median([side_lengths(quad).max() for quad in cards]))
-    rows: list[list[int]] = []
-    for i in np.argsort(centers[:, 1], kind="stable"):
-        if rows and centers[int(i), 1] - centers[rows[-1][-1], 1] <= 0.5 * height:
-            rows[-1].append(int(i))
-        else:
-            rows.append([int(i)])
-    return [sorted(row, key=lambda i: float(centers[i, 0])) for row in rows]
-
-
 def cards_in_gaps(cards: list[np.ndarray], missing: int, table: np.ndarray) -> list[np.ndarray]:
     """The ``missing`` cards of rows laid at a steady pitch: a found card moved along its row
     by the typical step between neighbours into a gap or past a row's end (as many steps as
@@ -206,8 +188,8 @@ def cards_in_gaps(cards: list[np.ndarray], missing: int, table: np.ndarray) -> l
     """
     if len(cards) < 2 or missing <= 0:
         return []
-    rows = rows_of(cards)
     centers = np.array([quad.mean(axis=0) for quad in cards])
+    rows = reading_rows(centers, np.array([side_lengths(quad).max() for quad in cards]))
     steps = np.array([centers[row[k + 1]] - centers[row[k]] for row in rows for k in range(len(row) - 1)])
     if not len(steps):
         return []

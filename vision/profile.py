@@ -268,13 +268,14 @@ def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
 TEMPLATE_COLOUR_WEIGHT = 2.0
 
 
-def sort_reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:
-    """Indices of ``centers`` ((N, 2) x, y) in reading order: rows top to bottom, then left to right.
+def reading_rows(centers: np.ndarray, heights: np.ndarray) -> list[list[int]]:
+    """Indices of ``centers`` ((N, 2) x, y) of cards ``heights`` (N,) tall, row by row, top
+    to bottom, each row left to right.
 
     A new row starts where a card's centre lies more than half a card height below the row's.
 
-    >>> sort_reading_order(np.array([[300, 105], [100, 100], [110, 400], [200, 95.0]]), np.full(4, 150.0))
-    [1, 3, 0, 2]
+    >>> reading_rows(np.array([[300, 105], [100, 100], [110, 400], [200, 95.0]]), np.full(4, 150.0))
+    [[1, 3, 0], [2]]
     """
     order = sorted(range(len(centers)), key=lambda i: float(centers[i][1]))
     rows: list[list[int]] = []
@@ -285,7 +286,16 @@ def sort_reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:
             rows[-1].append(i)
         else:
             rows.append([i])
-    return [i for row in rows for i in sorted(row, key=lambda j: float(centers[j][0]))]
+    return [sorted(row, key=lambda j: float(centers[j][0])) for row in rows]
+
+
+def sort_reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:
+    """Indices of ``centers`` ((N, 2) x, y) in reading order (:func:`reading_rows`, joined).
+
+    >>> sort_reading_order(np.array([[300, 105], [100, 100], [110, 400], [200, 95.0]]), np.full(4, 150.0))
+    [1, 3, 0, 2]
+    """
+    return [i for row in reading_rows(centers, heights) for i in row]
 
 
 def calibrate(

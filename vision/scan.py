@@ -34,7 +34,7 @@ from vision.detect import (
     working_image,
 )
 from vision.laid_out import laid_out_cards
-from vision.profile import DeckProfile, card_template, deck_of
+from vision.profile import DeckProfile, card_template, deck_of, sort_reading_order
 from vision.read import IndexReading, MarkReading, read_joker_words, read_jokers, read_marks, read_pairs
 
 # Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
@@ -651,7 +651,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
     quads = [regions.quads[i] for i in lone]
     centers = np.array([q.mean(axis=0) for q in quads if q is not None])
     heights = np.array([side_lengths(q).max() for q in quads if q is not None])
-    order = _reading_order(centers, heights)
+    order = sort_reading_order(centers, heights)
     ink = ink_components(small, regions)
     pairs = index_pairs(ink)
     results: list[LearntCard] = []
@@ -763,9 +763,3 @@ def _mark_down(ink: Ink, component: int, quad: np.ndarray) -> tuple[float, float
     if float(np.dot(quad.mean(axis=0) - ink.centers[component], long_axis)) < 0:
         long_axis = -long_axis
     return float(long_axis[0]), float(long_axis[1])
-
-
-def _reading_order(centers: np.ndarray, heights: np.ndarray) -> list[int]:
-    from vision.profile import sort_reading_order
-
-    return sort_reading_order(centers, heights)
