@@ -66,7 +66,8 @@ GAME_RANKS: dict[str, tuple[str, ...]] = {
 SUIT_OTHER_WEIGHT = 0.3
 #: A Tichu "1" is the Mahjong's, whose corner shows no suit symbol: a "1" read above a jade,
 #: sword or pagoda symbol is a "10" whose "0" is hidden (a Mahjong's own corner mark may pass
-#: for a star, so a star proves nothing).
+#: for a star, so a star proves nothing).  Standard decks, which have no "1" at all, count
+#: every "1" as a "10" (:func:`ones_as_tens`).
 SUITS_NO_MAHJONG_SHOWS = ("jade", "sword", "pagoda")
 #: The "rank" of an index spelling JOKER down the card's side; its "suit" is "coloured" or "black".
 JOKER = "JOKER"
@@ -353,7 +354,8 @@ def sharpened(features: np.ndarray, probabilities: np.ndarray, profile: DeckProf
 def ones_as_tens(probabilities: np.ndarray, game: str) -> np.ndarray:
     """(N, len(CLASSES)) ``probabilities`` with the "1" class counted as "10" in a game whose
     deck has no "1" (standard): there, a "1" above a suit is a "10" whose "0" the next card
-    in a fan, or a card's edge, has hidden.  Unchanged for Tichu (its Mahjong is a "1").
+    in a fan, or a card's edge, has hidden.  Unchanged for Tichu (its Mahjong is a "1"; there
+    only a "1" above a suit symbol is a "10", :data:`SUITS_NO_MAHJONG_SHOWS`).
 
     >>> p = np.zeros((1, len(CLASSES)), np.float32); p[0, CLASS_INDEX["1"]] = 0.75
     >>> p[0, CLASS_INDEX["10"]] = 0.25
