@@ -736,6 +736,22 @@ AXIS_REACH = 2.5
 AXIS_AGREEMENT = 0.3
 #: Turns a mark is compared in: its neighbour's four quarter turns, then the local edges' four.
 MARK_TURNS = 8
+#: A mark beside a reading, whose local edges run within this many degrees of that reading's
+#: axis (modulo quarter turns), lies in a fan with it; further off, its card lies in a pile
+#: at an angle of its own (a fan turns from card to card by a few degrees).
+FAN_TILT = 15.0
+
+
+def axes_agree(first: tuple[float, float], second: tuple[float, float], degrees: float) -> bool:
+    """True when two directions lie within ``degrees`` of each other modulo quarter turns.
+
+    >>> axes_agree((1.0, 0.0), (0.0, -1.0), 15.0), axes_agree((1.0, 0.0), (0.94, 0.34), 15.0)
+    (True, False)
+    >>> axes_agree((1.0, 0.0), (0.98, -0.17), 15.0)  # 10 degrees apart
+    True
+    """
+    apart = math.degrees(math.atan2(first[1], first[0]) - math.atan2(second[1], second[0])) % 90.0
+    return min(apart, 90.0 - apart) <= degrees
 
 
 def local_axis(gray: np.ndarray, center: tuple[float, float], reach: float) -> tuple[float, float] | None:
@@ -780,10 +796,11 @@ def read_marks(
     """Special cards (Dog, Phoenix, Dragon) found by the corner marks a calibrated ``profile``
     learnt from its deck: ink not read as an index, the size of the ``readings``' ranks,
     looking like one of the marks in some quarter turn of its nearest reading's "down" or,
-    with ``image``, further off, of the straight edges around it (:func:`local_axis`: a
-    special lying on its own at its own angle).  Its size is that reading's.  Beside that
-    reading (a fan) its card lies along the reading's axis, either way round (a neighbour
-    may show its other, turned index); further off (a loose pile) it may lie in any turn its
+    with ``image``, of the straight edges around it (:func:`local_axis`: a special lying on
+    its own, or in a pile, at its own angle).  Its size is that reading's.  Beside that
+    reading, where the edges agree with its axis (a fan), its card lies along the reading's
+    axis, either way round (a neighbour may show its other, turned index); where they do not
+    (a pile), in any quarter turn of the edges; further off (a loose pile) in any turn its
     mark looks as alike in, or half round from one.  Without marks in the profile, none.
 
     With the BGR working ``image``, exemplars printed in another colour than the ink (as
@@ -825,18 +842,20 @@ def read_marks(
                 ruled_out[row] = (printed != "") & (printed != colour)
     may_be_mark: np.ndarray = np.any(is_mark & ~ruled_out, axis=1)
     # A special card in a pile may lie at any angle to its nearest neighbour: each candidate is
-    # compared in the four quarter turns of the neighbour's "down" and, away from that
-    # neighbour, of the straight edges around it (a card lying on its own), as the mark it
-    # looks most like in any turn, and as a rank or suit in any turn.
+    # compared in the four quarter turns of the neighbour's "down" and of the straight edges
+    # around it (a card lying on its own, or in a pile at an angle to its neighbour), as the
+    # mark it looks most like in any turn, and as a rank or suit in any turn.
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image is not None else None
     downs_of = np.full((len(glyphs), MARK_TURNS, 2), np.nan)  # NaN: a turn not tried
     for row, (components, down) in enumerate(glyphs):
         if not may_be_mark[row]:
             continue
         downs_of[row, :4] = [_quarter_turn(down, k) for k in range(4)]
-        if gray is not None and not beside[row]:
+        if gray is not None:
             center = ink.centers[components[0]]
             axis = local_axis(gray, (float(center[0]), float(center[1])), AXIS_REACH * sizes[row])
+            if axis is not None and beside[row] and axes_agree(axis, down, FAN_TILT):
+                axis = None  # in a fan: its card lies along its neighbour's axis
             if axis is not None:
                 downs_of[row, 4:] = [_quarter_turn(axis, k) for k in range(4)]
     tried = np.argwhere(~np.isnan(downs_of[:, :, 0]))  # (glyph, turn) rows
@@ -863,8 +882,10 @@ def read_marks(
         if name in found:
             continue
         components, _ = glyphs[int(i)]
-        if beside[int(i)]:
-            turns = np.array([0, 2])
+        if beside[int(i)] and np.isnan(downs_of[i, 4, 0]):
+            turns = np.array([0, 2])  # in a fan
+        elif beside[int(i)]:
+            turns = np.arange(4, MARK_TURNS)  # in a pile, at its own edges' angle
         else:
             turns = np.flatnonzero(turn_distance[i] <= MARK_TURN_TOLERANCE * best_distance[i])
             turns = np.union1d(turns, turns - turns % 4 + (turns + 2) % 4)

@@ -240,6 +240,41 @@ def test_a_corner_mark_turned_from_its_neighbour_is_read_in_its_own_turn() -> No
     assert {tuple(round(v) for v in down) for down in marks[0].downs} == {(1, 0), (-1, 0)}
 
 
+def test_a_corner_mark_beside_a_card_at_an_angle_of_its_own_lies_along_its_own_edges() -> None:
+    # A loose pile: the Dog lies beside a card read (within a fan's reach of its index) but
+    # turned 35 degrees from it, so it is no fan.  Its card's own edges around the mark,
+    # not the neighbour's axis, give the directions it may lie in.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, read_marks
+
+    scene = np.full((300, 420, 3), (60, 90, 40), np.uint8)
+    scene[60:200, 20:110] = 240  # the seven's card, upright
+    cv2.putText(scene, "7", (80, 96), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 2, cv2.LINE_AA)
+    dog = np.zeros((300, 420, 3), np.uint8)
+    dog[60:200, 160:260] = 240  # the Dog's card, drawn upright, then turned about its mark
+    cv2.putText(dog, "F", (172, 96), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 2, cv2.LINE_AA)
+    turn = cv2.getRotationMatrix2D((180.0, 85.0), 35.0, 1.0)
+    dog = cv2.warpAffine(dog, turn, (420, 300))
+    scene[dog.max(axis=2) > 0] = dog[dog.max(axis=2) > 0]
+    ink = ink_components(scene, paper_regions(scene))
+    seven = int(np.argmin(np.linalg.norm(ink.centers - [88, 85], axis=1)))
+    mark = int(np.argmin(np.linalg.norm(ink.centers - [180, 85], axis=1)))
+    size = float(ink.sizes[seven])
+    center = (float(ink.centers[seven][0]), float(ink.centers[seven][1]))
+    reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, center, size)
+    assert np.linalg.norm(ink.centers[mark] - center) <= 5.0 * size  # beside the seven
+    # The Dog's "down": the card's long side, turned with it (35 degrees anticlockwise on screen).
+    down = (float(np.sin(np.radians(35.0))), float(np.cos(np.radians(35.0))))
+    upright = glyph_vectors(ink, [((mark,), down), ((seven,), (0.0, 1.0))])
+    profile = DeckProfile("tichu", exemplars=upright.astype(np.float32), labels=("Dog", "7"), spread=0.3)
+    marks = read_marks(ink, [reading], profile, scene)
+    assert [m.rank for m in marks] == ["Dog"] and marks[0].pair.rank == (mark,)
+    # Any quarter turn of its own card's axis (a pile), none along the seven's.
+    angles = [float(np.degrees(np.arctan2(y, x))) for x, y in marks[0].downs]
+    assert len(angles) == 4
+    assert all(min((a - 55.0) % 90.0, 90.0 - (a - 55.0) % 90.0) <= 3.0 for a in angles)
+
+
 def test_two_pips_side_by_side_above_a_third_are_no_ten() -> None:
     # A nine of clubs lying on another card (no lone outline, so its pips are not ruled out
     # by their place): two club pips side by side above a third look like a "10" and its
