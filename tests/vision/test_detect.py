@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision.conftest import draw_back, draw_card, paste, table
 from vision.detect import (
+    EDGE_PAPER_RING,
     Ink,
+    _paper_ring,
     cut_lines,
     index_pairs,
     ink_components,
@@ -113,6 +117,29 @@ def test_a_glyph_with_only_a_sliver_of_paper_around_it_is_still_ink(
     cv2.putText(scene, "K", (200, 256), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2)
     ink = ink_components(scene, paper_regions(scene))
     assert len(ink.centers) == 1 and bool(ink.edge[0]) is on_edge
+
+
+def test_a_small_suit_in_a_ragged_patch_of_the_paper_mask_is_still_ink() -> None:
+    # Right around a small red suit the paper mask is ragged: the suit's colour bleeds into
+    # the paper (JPEG), and in shade pixels a hair too dark or tinted for paper speckle it.
+    # Most of the ring around the suit is then no paper, pixel by pixel, though it is all
+    # card: the suit must stay a glyph.  Ink far out on the table stays no glyph.
+    scene = table(300, 300)
+    cv2.rectangle(scene, (100, 80), (200, 220), (235, 235, 235), -1)
+    cv2.putText(scene, "9", (120, 120), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (30, 30, 200), 2)
+    suit = np.array([[130, 128], [136, 134], [130, 140], [124, 134]], np.int32)  # a diamond
+    cv2.fillPoly(scene, [suit], (30, 30, 200))
+    cv2.fillPoly(scene, [suit + np.array([110, 0], np.int32)], (30, 30, 200))  # the same on the table
+    regions = paper_regions(scene)
+    paper = regions.paper.copy()
+    speckle = np.random.default_rng(7).random((28, 28)) < 0.9
+    speckle[8:21, 8:21] = False  # the suit's own box
+    paper[120:148, 116:144][speckle] = 0
+    ragged = replace(regions, paper=paper)
+    assert _paper_ring(paper, np.array([[124, 128, 13, 13]]))[0] < EDGE_PAPER_RING
+    ink = ink_components(scene, ragged)
+    assert np.linalg.norm(ink.centers - (130, 134), axis=1).min() < 2  # the diamond is kept
+    assert np.linalg.norm(ink.centers - (240, 134), axis=1).min() > 20  # the table's is not
 
 
 def test_order_corners_starts_at_the_top_left_of_the_upright_card() -> None:
