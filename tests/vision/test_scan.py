@@ -221,6 +221,29 @@ def test_a_four_index_card_read_at_both_top_corners_is_placed_from_its_top_left_
     assert kept[0].index_center == (100.0, 100.0) and kept[0].confidence == 0.99
 
 
+def test_a_card_showing_only_its_top_right_index_is_placed_to_its_left() -> None:
+    # A deck printing four indices; a second card hides the first's left part, so only the
+    # first's top-right (and bottom-right) index shows.  Placed as from a top-left index it
+    # would lie a card's width too far right, on the table.
+    seven = draw_card("7", "hearts", 1.5)
+    h, w = seven.shape[:2]
+    corner = seven[6:81, 6:51].copy()  # the top-left index (conftest draws it 4 units in)
+    # The top-right one printed close to the right edge, as such decks print it.
+    ink_columns = np.flatnonzero((corner.min(axis=2) < 200).any(axis=0))
+    index = corner[:, int(ink_columns[0]) : int(ink_columns[-1]) + 1]
+    seven[6:81, w - 4 - index.shape[1] : w - 4] = index
+    seven[h - 81 : h - 6, 4 : 4 + index.shape[1]] = index[::-1, ::-1]  # bottom left, turned round
+    scene = table(500, 600)
+    under = paste(scene, seven, (330.0, 250.0), 0.0)
+    paste(scene, draw_card("9", "clubs", 1.5), (245.0, 262.0), 0.0)
+    cards = {str(c.card): c for c in scan_image(scene, "standard").cards}
+    assert sorted(cards) == ["7h", "9c"]
+    corners = cards["7h"].corners.reshape(-1, 1, 2)
+    middle = under.mean(axis=0)
+    assert cv2.pointPolygonTest(corners, (float(middle[0]), float(middle[1])), False) >= 0
+    assert cv2.pointPolygonTest(corners, (480.0, 250.0), False) < 0  # not out on the table
+
+
 def test_a_one_above_a_suit_in_a_standard_deck_is_a_ten_whose_nought_is_hidden() -> None:
     # A standard deck has no "1": a "1" above a suit symbol is a "10" whose "0" the next
     # card in a fan (or a card's edge) hides.
