@@ -166,8 +166,11 @@ def test_pairs_with_a_glyph_on_the_card_edge_must_read_surer(monkeypatch: pytest
     # Both indices read at least as surely as an edge pair must: kept.
     assert all(r.score >= BUILTIN_EDGE_PAIR_SCORE for r in plain)
     assert read_pairs(squeezed, pairs, "standard") == plain
-    # A bar no reading reaches drops the edge pairs only.
+    # A bar no reading reaches drops the edge pairs only, unless the glyph network reads
+    # them as the glyph model does, and surely.
     monkeypatch.setattr("vision.read.BUILTIN_EDGE_PAIR_SCORE", 1.01)
+    assert read_pairs(squeezed, pairs, "standard") == plain
+    monkeypatch.setattr("vision.read.EDGE_NETWORK_SURE", (1.01, 1.01))
     assert read_pairs(squeezed, pairs, "standard") == []
     assert read_pairs(ink, pairs, "standard") == plain
 
@@ -273,6 +276,27 @@ def test_a_corner_mark_beside_a_card_at_an_angle_of_its_own_lies_along_its_own_e
     angles = [float(np.degrees(np.arctan2(y, x))) for x, y in marks[0].downs]
     assert len(angles) == 4
     assert all(min((a - 55.0) % 90.0, 90.0 - (a - 55.0) % 90.0) <= 3.0 for a in angles)
+
+
+def test_an_edge_reading_is_confirmed_only_where_the_glyph_network_reads_the_same_surely() -> None:
+    # A built-in reading at a card's edge under the edge score counts where the glyph
+    # network, a reader of another design, reads the same rank and suit surely.
+    from vision.read import GAME_RANKS, GAME_SUITS, _network_agrees, glyph_squares
+
+    scene = table(300, 300)
+    paste(scene, draw_card("7", "hearts", 1.5), (150, 150), 0)
+    ink = ink_components(scene, paper_regions(scene))
+    pair = next(p for p in index_pairs(ink) if np.linalg.norm(ink.centers[p.rank[0]] - (90, 85)) < 20)
+    squares, heights, widths = glyph_squares(ink, [(pair.rank, pair.down), ((pair.suit,), pair.down)])
+    ranks, suits = GAME_RANKS["standard"], GAME_SUITS["standard"]
+    columns = ([CLASS_INDEX[r] for r in ranks], [CLASS_INDEX[s] for s in suits])
+    rows = (np.array([0, 0, 0]), np.array([1, 1, 1]))
+    read = (
+        np.array([ranks.index("7"), ranks.index("4"), ranks.index("7")]),
+        np.array([suits.index("hearts"), suits.index("hearts"), suits.index("spades")]),
+    )
+    agreed = _network_agrees(squares, heights, widths, rows, read, columns, "standard")
+    assert agreed.tolist() == [True, False, False]
 
 
 def test_two_pips_side_by_side_above_a_third_are_no_ten() -> None:
