@@ -732,24 +732,16 @@ def fused_parts(
         for level in FUSED_LEVELS:
             if not tried.any():
                 break
-            # Only the box around the components still to try is labelled (in a photo
-            # a few cards fill, a fraction of it).
-            x0, y0 = (int(v) for v in boxes[tried, :2].min(axis=0))
-            x1, y1 = (int(v) for v in (boxes[tried, :2] + boxes[tried, 2:4]).max(axis=0))
-            cut, chosen, stats, centroids, owner = _cut_at(
-                labels[y0:y1, x0:x1], darkness[y0:y1, x0:x1], level, tried, areas, min_size
-            )
+            cut, chosen, stats, centroids, owner = _cut_at(labels, darkness, level, tried, areas, min_size)
             if not chosen.size:
                 continue
-            stats[:, :2] += (x0, y0)
-            centroids += (x0, y0)
             # Parts are numbered on from those already cut, and painted in their own boxes
             # only (a whole-image relabelling costs milliseconds); a cut component is not
             # tried again.
             first = count + 1 + sum(len(p) for p in found_parents)
             for k, (part, (x, y, w, h)) in enumerate(zip(chosen, stats[chosen, :4], strict=True)):
                 window = part_labels[y : y + h, x : x + w]
-                window[cut[y - y0 : y - y0 + h, x - x0 : x - x0 + w] == part + 1] = first + k
+                window[cut[y : y + h, x : x + w] == part + 1] = first + k
             found_boxes.append(stats[chosen, :4].astype(np.int32))
             found_centers.append(centroids[chosen].astype(np.float32))
             found_parents.append(owner[chosen].astype(np.int32))

@@ -180,11 +180,11 @@ def is_top_right(
     >>> is_top_right(gray, (40.0, 80.0), (0.0, -1.0), 10.0)  # the bottom-left one, turned round
     True
     """
-    dx, dy = down
+    right, downward = _frame(down)
     across = np.arange(-3.0, 3.01, 0.1)  # glyph sizes to the right
     along = np.arange(-0.6, 2.21, 0.2)  # from the rank's top to below its suit
-    xs = center[0] + (across[None, :] * dy + along[:, None] * dx) * size
-    ys = center[1] + (-across[None, :] * dx + along[:, None] * dy) * size
+    xs = center[0] + (across[None, :] * right[0] + along[:, None] * downward[0]) * size
+    ys = center[1] + (across[None, :] * right[1] + along[:, None] * downward[1]) * size
     values = cv2.remap(
         gray, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
     )

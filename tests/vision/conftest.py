@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from companion.cards import Card
+from vision.detect import Ink
 from vision.synth.card import render_card_face
 from vision.synth.style import DeckStyle
 
@@ -139,6 +140,21 @@ def paste_face(
     image = cv2.warpAffine(face.image, matrix, size)
     alpha = cv2.warpAffine(face.mask, matrix, size)[:, :, None] / 255.0
     canvas[:] = (canvas * (1 - alpha) + image * alpha).astype(np.uint8)
+
+
+def drawn_ink(
+    labels: np.ndarray, boxes: list[list[int]], centers: list[list[float]], sizes: list[float]
+) -> Ink:
+    """Ink of components drawn by hand in ``labels`` (component i is i + 1): their x, y, w, h
+    ``boxes``, ``centers`` and ``sizes``, all on paper region 0."""
+    count = len(boxes)
+    return Ink(
+        labels,
+        np.array(boxes, np.int32),
+        np.array(centers, np.float32),
+        np.array(sizes, np.float32),
+        np.zeros(count, np.int32),
+    )
 
 
 def table(height: int = 600, width: int = 800, seed: int = 0) -> np.ndarray:

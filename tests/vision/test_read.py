@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.cards import Card, Deck
-from tests.vision.conftest import draw_back, draw_card, paste, table
+from tests.vision.conftest import draw_back, draw_card, drawn_ink, paste, table
 from vision.detect import IndexPair, Ink, Regions, index_pairs, ink_components, paper_regions
 from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
 from vision.read import (
@@ -552,11 +552,5 @@ def test_a_word_of_letters_run_together_is_offered_alone_beside_a_glyph_that_joi
 def test_no_long_word_among_short_glyphs() -> None:
     labels = np.zeros((40, 40), np.int32)
     labels[10:18, 10:16] = 1  # one small glyph, shorter than any word
-    ink = Ink(
-        labels,
-        np.array([[10, 10, 6, 8]], np.int32),
-        np.array([[12.5, 13.5]], np.float32),
-        np.array([8.0], np.float32),
-        np.zeros(1, np.int32),
-    )
+    ink = drawn_ink(labels, [[10, 10, 6, 8]], [[12.5, 13.5]], [8.0])
     assert _long_words(ink, set()) == []

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from companion.cards import Card, Deck
-from tests.vision.conftest import CARD_H, CARD_W, draw_card, paste, table
+from tests.vision.conftest import CARD_H, CARD_W, draw_card, drawn_ink, paste, table
 from vision.detect import paper_regions
 from vision.scan import _Candidate, _drop_repeats, scan_image
 from vision.synth.card import render_card_face
@@ -103,7 +103,7 @@ def test_two_standard_copies_apart_are_two_cards_but_a_near_repeat_is_one() -> N
 
 
 def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_paper() -> None:
-    from vision.detect import IndexPair, Ink
+    from vision.detect import IndexPair
     from vision.read import MarkReading
     from vision.scan import _facing_paper, predicted_card
 
@@ -116,13 +116,7 @@ def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_p
     labels = np.zeros((400, 400), np.int32)
     labels[193:207, 193:207] = 1
     image[labels > 0] = (30, 30, 200)
-    ink = Ink(
-        labels,
-        np.array([[193, 193, 14, 14]], np.int32),
-        np.array([[200, 200]], np.float32),
-        np.array([17.0], np.float32),
-        np.zeros(1, np.int32),
-    )
+    ink = drawn_ink(labels, [[193, 193, 14, 14]], [[200, 200]], [17.0])
     downs = ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))
     mark = MarkReading(IndexPair((0,), 0, downs[0]), "Dog", "", 0.9, (200.0, 200.0), 20.0, downs)
     laid = _facing_paper(mark, paper, image, ink)
