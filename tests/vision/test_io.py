@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import struct
 from pathlib import Path
 
@@ -124,3 +125,27 @@ def test_read_image_names_the_file_in_errors(tmp_path: Path) -> None:
     good = tmp_path / "good.jpg"
     good.write_bytes(jpeg(20, 30))
     assert read_image(good).shape == (20, 30, 3)
+
+
+def sideways_jpeg(height: int, width: int) -> bytes:
+    """A phone photo as phones save it when held upright: the sensor's pixels (white left
+    half, black right half) and an EXIF orientation of 6, "turn a quarter clockwise to show"."""
+    from PIL import Image
+
+    pixels = np.zeros((height, width, 3), np.uint8)
+    pixels[:, : width // 2] = 255
+    exif = Image.Exif()
+    exif[0x0112] = 6  # Orientation
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, "JPEG", exif=exif.tobytes())
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("height", "width", "divisor"), [(40, 60, 1), (3400, 6000, 2)])
+def test_a_photo_saved_sideways_is_read_upright(height: int, width: int, divisor: int) -> None:
+    # The scan page draws the photo as the browser shows it (EXIF orientation applied), so
+    # the card outlines must be found in that frame too, also at a reduced scale.
+    image = decode_image(sideways_jpeg(height, width))
+    assert image.shape == (width // divisor, height // divisor, 3)
+    rows = image.shape[0]
+    assert image[: rows // 2 - 2].mean() > 240 and image[rows // 2 + 2 :].mean() < 15
