@@ -111,10 +111,14 @@ MIN_PAIR_SCORE = 0.75
 #: ... and above this one when a glyph of the pair has little paper around it.
 EDGE_PAIR_SCORE = 0.9
 #: Without a deck profile, readings are averaged over turns (:data:`READ_TURNS`), which
-#: takes the over-sure edge off a lone reading, and are kept above these lower scores
-#: instead (on development photos about 2 points more recall, precision within half a point).
-BUILTIN_PAIR_SCORE = 0.5
-BUILTIN_EDGE_PAIR_SCORE = 0.75
+#: takes the over-sure edge off a lone reading, and blended with two more readers (the glyph
+#: network and the context model, see :data:`NET_FLOOR` and :data:`CONTEXT_WEIGHT`), so they
+#: are kept above these lower scores instead.  (At 0.5 and 0.75 with the three readers,
+#: held-out-family validation photos gave 1.5 to 3 points more precision than one reader
+#: and the same recall; at 0.4 and 0.65 they give that precision and 0.4 to 1.1 points more
+#: recall; at 0.35 and 0.6, half a point more recall for a point or two of precision.)
+BUILTIN_PAIR_SCORE = 0.4
+BUILTIN_EDGE_PAIR_SCORE = 0.65
 #: Without a profile, a pair at a card's edge scoring between those two still counts where the
 #: glyph network (:mod:`vision.glyphnet`, a reader of another design) reads its rank at least
 #: this surely and its suit at least as surely as the second figure, both the same as the
@@ -260,14 +264,16 @@ def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray)
     return np.concatenate(batches)
 
 
-#: With a deck profile, pairs whose rank reads at least this surely are read again with the
-#: glyph network's second opinion (:mod:`vision.glyphnet`) averaged into the perceptron's
-#: before the profile sharpens it.  (On the calibrated development decks a floor of 0, 0.1,
-#: 0.3, 0.5 or 0.7 found the same cards; at 0.5 about 40 glyphs a photo are read again, 2 ms;
-#: at 0.2, 130.)  On both development decks the second opinion raised calibrated precision
-#: or recall by a point or two; without a profile it moved held-out-family validation and
-#: held-out photos in opposite directions (precision +0.6 to +1.2 and -0.5, recall up to
-#: +0.6 and down to -1.0), so built-in readings do without it.
+#: Pairs whose rank reads at least this surely are read again with the glyph network's
+#: second opinion (:mod:`vision.glyphnet`) averaged into the perceptron's (before a deck
+#: profile sharpens it).  (On the calibrated development decks a floor of 0, 0.1, 0.3, 0.5
+#: or 0.7 found the same cards; at 0.5 about 40 glyphs a photo are read again, 2 ms; at
+#: 0.2, 130; without a profile 0.3 found the same cards as 0.5.)  On both development decks
+#: the second opinion raised calibrated precision or recall by a point or two.  Without a
+#: profile it moved held-out-family validation and held-out photos in opposite directions
+#: on its own (precision +0.6 to +1.2 and -0.5, recall up to +0.6 and down to -1.0); with the
+#: context model's reading blended in as well (:data:`CONTEXT_WEIGHT`), the three readers
+#: together are surer on every set.
 NET_FLOOR = 0.5
 
 
@@ -463,15 +469,14 @@ def read_pairs(
     probabilities = ones_as_tens(sharpened(vectors, perceptron, profile), game)
     rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]
     suit_columns = [CLASS_INDEX[s] for s in GAME_SUITS[game]]
-    if profile is not None:
-        # After calibration, the pairs whose rank may yet pass are read again with the glyph
-        # network's second opinion.
-        maybe = probabilities[rank_rows][:, rank_columns].max(axis=1) >= NET_FLOOR
-        rows = sorted({*np.asarray(rank_rows)[maybe].tolist(), *np.asarray(suit_rows)[maybe].tolist()})
-        if rows:
-            second = glyph_net().probabilities(squares[rows], glyph_aspects(heights[rows], widths[rows]))
-            blended = sharpened(vectors[rows], (perceptron[rows] + second) / 2, profile)
-            probabilities[rows] = ones_as_tens(blended, game)
+    # The pairs whose rank may yet pass are read again with the glyph network's second
+    # opinion.
+    maybe = probabilities[rank_rows][:, rank_columns].max(axis=1) >= NET_FLOOR
+    rows = sorted({*np.asarray(rank_rows)[maybe].tolist(), *np.asarray(suit_rows)[maybe].tolist()})
+    if rows:
+        second = glyph_net().probabilities(squares[rows], glyph_aspects(heights[rows], widths[rows]))
+        blended = sharpened(vectors[rows], (perceptron[rows] + second) / 2, profile)
+        probabilities[rows] = ones_as_tens(blended, game)
     hopeful = probabilities[rank_rows][:, rank_columns].max(axis=1) >= TURN_FLOOR
     if profile is None:
         rows = sorted({*np.asarray(rank_rows)[hopeful].tolist(), *np.asarray(suit_rows)[hopeful].tolist()})
@@ -480,8 +485,13 @@ def read_pairs(
     rank_p = probabilities[rank_rows][:, rank_columns]
     suit_p = probabilities[suit_rows][:, suit_columns]
     rows_read, columns, read_p = (rank_rows, suit_rows), (rank_columns, suit_columns), (rank_p, suit_p)
-    weight = CONTEXT_WEIGHT if profile is None else CALIBRATED_CONTEXT_WEIGHT
-    rank_p, suit_p = _blended_with_context(ink, pairs, vectors, rows_read, read_p, hopeful, columns, weight)
+    # After calibration the context model only confirms (the profile's exemplars already
+    # read the deck's own glyphs surely).
+    calibrated = profile is not None
+    weight = CALIBRATED_CONTEXT_WEIGHT if calibrated else CONTEXT_WEIGHT
+    rank_p, suit_p = _blended_with_context(
+        ink, pairs, vectors, rows_read, read_p, hopeful, columns, weight, confirm_only=calibrated
+    )
     # Small suit symbols are often only a few pixels: their "other" share is discounted, so
     # a clearly read rank with its most likely suit still counts (the rank is the gate).
     other = probabilities[suit_rows][:, CLASS_INDEX["other"]]
@@ -591,23 +601,36 @@ def _network_agrees(
 
 
 #: The pairs whose rank reads at least :data:`TURN_FLOOR` (those worth the other turns
-#: without a profile) are also read in context (:func:`context_vectors`).  Where the context
-#: model's best guess is the glyph model's and it is at least this sure of it (on
-#: held-out-family validation photos, surer confirmations found fewer cards, less sure ones
-#: let through more scraps) ...
+#: without a profile) are also read in context (:func:`context_vectors`).  Without a
+#: profile, the context model's reading weighs this much in a blend with the reading of the
+#: other two readers (the perceptron and the glyph network, averaged, then over turns).
+#: (Held-out-family validation photos at pass scores 0.4 and 0.65: 0.4 and 0.6 found about
+#: the same cards as 0.5, each a point of recall more on one game and less on the other.
+#: Blended in alone, without the network, the context model could be surely wrong on decks
+#: drawn otherwise: it called clean drawn court cards and diamonds "other", a blurred 3 an 8;
+#: so it used to confirm only, as it still does after calibration, below.)
+CONTEXT_WEIGHT = 0.5
+#: ... but it never takes a reading below this share of what the other two read: where it
+#: alone is surely wrong (a "1" whose "0" the next card hides, a clean drawn diamond), the
+#: glyph readers' sure reading still passes.  (On validation photos 0.6 and 0.7 found the
+#: same cards as no floor; 0.85 two or three cards more a set for 0.2 to 0.3 points of
+#: precision, but on held-out photos 0.5 to 1.7 points less precision than 0.7.)
+CONTEXT_FLOOR = 0.7
+#: With a profile the context model only confirms: where its best guess is the glyph model's
+#: and it is at least this sure of it (on held-out-family validation photos, surer
+#: confirmations found fewer cards, less sure ones let through more scraps) ...
 CONTEXT_SURE = 0.9
-#: ... its reading weighs this much in a blend that may raise the glyph model's, never lower it
-#: ...
-CONTEXT_WEIGHT = 0.7
-#: ... and this much in a calibrated reading, which must reach the surer MIN_PAIR_SCORE: the
-#: calibrated development decks' recall rose most with the context model's reading taken
-#: whole where it is the surer (0.7 found fewer cards, the same precision).
+#: ... its reading weighs this much in a blend that may raise the calibrated reading, never
+#: lower it: that reading must reach the surer MIN_PAIR_SCORE, and the calibrated
+#: development decks' recall rose most with the context model's reading taken whole where
+#: it is the surer (0.7 found fewer cards, the same precision).
 CALIBRATED_CONTEXT_WEIGHT = 1.0
 
 
-#: Suits printed in one colour, between which the context model may settle (standard decks:
-#: held-out-family validation precision 0.945 to 0.947 and standard_heldout 0.966 to 0.971,
-#: recall unchanged).
+#: Suits printed in one colour, between which the confirming context model may settle
+#: (standard decks: held-out-family validation precision 0.945 to 0.947 and
+#: standard_heldout 0.966 to 0.971, recall unchanged, when built-in readings were confirmed
+#: this way too).
 SAME_COLOUR_SUITS = ({"clubs", "spades"}, {"hearts", "diamonds"})
 
 
@@ -620,18 +643,20 @@ def _blended_with_context(
     hopeful: np.ndarray,
     columns: tuple[list[int], list[int]],
     weight: float = CONTEXT_WEIGHT,
+    confirm_only: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The (N, ranks) and (N, suits) ``readings`` of ``pairs``, raised where the context
-    model (:func:`context_model`) confirms them (only the ``hopeful`` (N,) pairs are read;
-    ``columns``: the model's classes of the readings' ranks and suits; ``weight``: of the
-    context model's reading in the blend).
+    """The (N, ranks) and (N, suits) ``readings`` of ``pairs`` blended with the context
+    model's (:func:`context_model`; only the ``hopeful`` (N,) pairs are read; ``columns``:
+    the model's classes of the readings' ranks and suits; ``weight``: of the context
+    model's reading in the blend).
 
-    The context model reads a glyph with the ink around it, so it confirms a rank whose
-    stroke the segmentation cut away (read unsurely by the glyph model alone).  It learnt
-    from the scanner's crops of synthetic scenes, and on decks drawn otherwise it can be
-    surely wrong (it called clean drawn court cards and diamonds "other", a blurred 3 an 8),
-    so it only confirms: where its best guess differs from the glyph model's, is not sure
-    (:data:`CONTEXT_SURE`), or reads lower, the glyph model's reading stands.
+    The context model reads a glyph with the ink around it, so it sees a rank's stroke that
+    the segmentation cut away (read unsurely by the glyph readers alone).  It learnt from
+    the scanner's crops of synthetic scenes, and on decks drawn otherwise it can be surely
+    wrong, so it lowers a reading at most to :data:`CONTEXT_FLOOR` of it.  With
+    ``confirm_only`` (after calibration) it only raises a reading: where its best guess
+    differs from the glyph model's, is not sure (:data:`CONTEXT_SURE`), or reads lower, the
+    reading stands.
     """
     rank_p, suit_p = readings
     chosen = np.flatnonzero(hopeful)
@@ -649,6 +674,11 @@ def _blended_with_context(
     for reading, seen, glyph_columns, suits in parts:
         own_p = reading[chosen]
         seen_p = seen[:, glyph_columns]
+        reading = reading.copy()
+        if not confirm_only:
+            reading[chosen] = np.maximum((1 - weight) * own_p + weight * seen_p, CONTEXT_FLOOR * own_p)
+            raised.append(reading)
+            continue
         blend = np.maximum(own_p, (1 - weight) * own_p + weight * seen_p)
         own_best, seen_best = own_p.argmax(axis=1), seen_p.argmax(axis=1)
         agree = seen_best == own_best
@@ -659,7 +689,6 @@ def _blended_with_context(
             read = [{names[a], names[b]} for a, b in zip(own_best, seen_best, strict=True)]
             agree |= np.array([suits_read in SAME_COLOUR_SUITS for suits_read in read], bool)
         agree &= seen_p.max(axis=1) >= CONTEXT_SURE
-        reading = reading.copy()
         reading[chosen[agree]] = blend[agree]
         raised.append(reading)
     return raised[0], raised[1]

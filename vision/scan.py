@@ -56,7 +56,10 @@ TWIN_REACH = 1.2
 FAN_CARDS = 3
 #: ... and so is one where two different cards are each read at least this surely (one card
 #: over another at the same angle, shifted a little, squares off into one card's shape).
-SURE_SCORE = 0.97
+#: (0.97 before built-in readings were blended with the context model, which takes the
+#: over-sure edge off them: a clean drawn 8 of diamonds now reads 0.93; on validation
+#: photos 0.9, 0.93, 0.95 and 0.97 found the same cards, but for one more Tichu card at 0.9.)
+SURE_SCORE = 0.9
 #: Minimum correlation for a whole-card template match.
 TEMPLATE_THRESHOLD = 0.55
 #: ... ahead of the best other card's by at least this much.
@@ -614,10 +617,10 @@ def _without_specks(readings: list[IndexReading]) -> list[IndexReading]:
     >>> from vision.detect import IndexPair
     >>> def reading(size: float, score: float) -> IndexReading:
     ...     return IndexReading(IndexPair((0,), 1, (0.0, 1.0)), "7", "spades", score, (0.0, 0.0), size)
-    >>> kept = _without_specks([reading(20, 1.0), reading(19, 0.99), reading(21, 0.98), reading(8, 0.9)])
+    >>> kept = _without_specks([reading(20, 1.0), reading(19, 0.99), reading(21, 0.98), reading(8, 0.85)])
     >>> [r.size for r in kept]
     [20, 19, 21]
-    >>> len(_without_specks([reading(20, 1.0), reading(19, 0.99), reading(8, 0.9)]))  # too few sure
+    >>> len(_without_specks([reading(20, 1.0), reading(19, 0.99), reading(8, 0.85)]))  # too few sure
     3
     """
     sure = [r.size for r in readings if r.score >= SURE_SCORE and r.suit]
