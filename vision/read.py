@@ -113,10 +113,11 @@ EDGE_PAIR_SCORE = 0.9
 #: Without a deck profile, readings are averaged over turns (:data:`READ_TURNS`), which
 #: takes the over-sure edge off a lone reading, and blended with two more readers (the glyph
 #: network and the context model, see :data:`NET_FLOOR` and :data:`CONTEXT_WEIGHT`), so they
-#: are kept above these lower scores instead.  (At 0.5 and 0.75 with the three readers,
-#: held-out-family validation photos gave 1.5 to 3 points more precision than one reader
-#: and the same recall; at 0.4 and 0.65 they give that precision and 0.4 to 1.1 points more
-#: recall; at 0.35 and 0.6, half a point more recall for a point or two of precision.)
+#: are kept above these lower scores instead.  (Against one reader at 0.5 and 0.75, on
+#: held-out-family validation photos: the three readers at 0.5 and 0.75 (before the floor
+#: below), 0.9 to 1.9 points more precision and -2.0 to +0.6 of recall; at 0.4 and 0.65,
+#: 0.2 to 1.3 points more precision and 0.5 to 1.7 more recall; at 0.35 and 0.6, up to 0.6
+#: points more recall than at 0.4 for 0.6 to 1.4 of precision.)
 BUILTIN_PAIR_SCORE = 0.4
 BUILTIN_EDGE_PAIR_SCORE = 0.65
 #: Without a profile, a pair at a card's edge scoring between those two still counts where the
@@ -268,12 +269,12 @@ def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray)
 #: second opinion (:mod:`vision.glyphnet`) averaged into the perceptron's (before a deck
 #: profile sharpens it).  (On the calibrated development decks a floor of 0, 0.1, 0.3, 0.5
 #: or 0.7 found the same cards; at 0.5 about 40 glyphs a photo are read again, 2 ms; at
-#: 0.2, 130; without a profile 0.3 found the same cards as 0.5.)  On both development decks
-#: the second opinion raised calibrated precision or recall by a point or two.  Without a
-#: profile it moved held-out-family validation and held-out photos in opposite directions
-#: on its own (precision +0.6 to +1.2 and -0.5, recall up to +0.6 and down to -1.0); with the
-#: context model's reading blended in as well (:data:`CONTEXT_WEIGHT`), the three readers
-#: together are surer on every set.
+#: 0.2, 130; without a profile 0.3 found three cards fewer to one more a validation set.)
+#: On both development decks the second opinion raised calibrated precision or recall by a
+#: point or two.  Without a profile it moved held-out-family validation and held-out
+#: photos in opposite directions on its own (precision +0.6 to +1.2 and -0.5, recall up to
+#: +0.6 and down to -1.0); with the context model's reading blended in as well
+#: (:data:`CONTEXT_WEIGHT`), the three readers together are surer on every set.
 NET_FLOOR = 0.5
 
 
@@ -604,17 +605,19 @@ def _network_agrees(
 #: without a profile) are also read in context (:func:`context_vectors`).  Without a
 #: profile, the context model's reading weighs this much in a blend with the reading of the
 #: other two readers (the perceptron and the glyph network, averaged, then over turns).
-#: (Held-out-family validation photos at pass scores 0.4 and 0.65: 0.4 and 0.6 found about
-#: the same cards as 0.5, each a point of recall more on one game and less on the other.
+#: (Held-out-family validation photos at pass scores 0.4 and 0.65, before the floor below:
+#: 0.4 found a card or two more or fewer a set; 0.6 three more on one standard set but 2.2
+#: points less recall on one Tichu set.
 #: Blended in alone, without the network, the context model could be surely wrong on decks
 #: drawn otherwise: it called clean drawn court cards and diamonds "other", a blurred 3 an 8;
 #: so it used to confirm only, as it still does after calibration, below.)
 CONTEXT_WEIGHT = 0.5
 #: ... but it never takes a reading below this share of what the other two read: where it
 #: alone is surely wrong (a "1" whose "0" the next card hides, a clean drawn diamond), the
-#: glyph readers' sure reading still passes.  (On validation photos 0.6 and 0.7 found the
-#: same cards as no floor; 0.85 two or three cards more a set for 0.2 to 0.3 points of
-#: precision, but on held-out photos 0.5 to 1.7 points less precision than 0.7.)
+#: glyph readers' sure reading still passes.  (On validation photos 0.7 found up to two
+#: cards more a set than no floor, for up to 0.4 points of precision, 0.6 about as many;
+#: 0.85 up to two more than 0.7 for up to 0.3 points of precision, but on held-out photos
+#: 0.5 to 1.7 points less precision than 0.7.)
 CONTEXT_FLOOR = 0.7
 #: With a profile the context model only confirms: where its best guess is the glyph model's
 #: and it is at least this sure of it (on held-out-family validation photos, surer
