@@ -154,11 +154,16 @@ def test_without_a_profile_glyphs_are_read_as_the_average_over_turns_of_their_do
     np.testing.assert_allclose(averaged, np.mean(singles, axis=0), atol=1e-6)
 
 
-def test_pairs_with_a_glyph_on_the_card_edge_must_read_surer(monkeypatch: pytest.MonkeyPatch) -> None:
+def _king_of_spades() -> tuple[Ink, list[IndexPair]]:
+    """The ink and proposed pairs of a drawn king of spades, turned 15 degrees, both indices clear."""
     scene = table(400, 400)
     paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
     ink = ink_components(scene, paper_regions(scene))
-    pairs = index_pairs(ink)
+    return ink, index_pairs(ink)
+
+
+def test_pairs_with_a_glyph_on_the_card_edge_must_read_surer(monkeypatch: pytest.MonkeyPatch) -> None:
+    ink, pairs = _king_of_spades()
     assert ink.edge is not None and not ink.edge.any()
     squeezed = replace(ink, edge=np.ones(len(ink.centers), bool))
     plain = read_pairs(ink, pairs, "standard")
@@ -430,10 +435,8 @@ def _blend_of_the_king(
     from vision.read import CONTEXT_WEIGHT, _blended_with_context
     from vision.read import glyph_vectors as vectors_of
 
-    scene = table(400, 400)
-    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
-    ink = ink_components(scene, paper_regions(scene))
-    [pair] = [r.pair for r in read_pairs(ink, index_pairs(ink), "standard")][:1]
+    ink, pairs = _king_of_spades()
+    [pair] = [r.pair for r in read_pairs(ink, pairs, "standard")][:1]
     vectors = vectors_of(ink, [(pair.rank, pair.down), ((pair.suit,), pair.down)])
     monkeypatch.setattr("vision.read.context_model", lambda: _ReadsRankAndSuit("7", "hearts"))
     columns = ([CLASS_INDEX["7"], CLASS_INDEX["K"]], [CLASS_INDEX["hearts"], CLASS_INDEX["spades"]])
@@ -498,10 +501,7 @@ def test_the_glyph_networks_second_opinion_is_averaged_in(
 ) -> None:
     from vision.profile import DeckProfile
 
-    scene = table(400, 400)
-    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
-    ink = ink_components(scene, paper_regions(scene))
-    pairs = index_pairs(ink)
+    ink, pairs = _king_of_spades()
     profile = DeckProfile("standard")  # no exemplars: the models' readings as they are
     kings = [Card.parse("Ks", Deck.STANDARD)] * 2
     monkeypatch.setattr("vision.read.CALIBRATED_CONTEXT_WEIGHT", 0.0)
@@ -524,10 +524,7 @@ def test_the_glyph_networks_second_opinion_is_averaged_in(
 def test_a_surely_wrong_context_model_lowers_but_never_silences_a_clean_reading(
     monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
-    scene = table(400, 400)
-    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
-    ink = ink_components(scene, paper_regions(scene))
-    pairs = index_pairs(ink)
+    ink, pairs = _king_of_spades()
     monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.0)
     plain = read_pairs(ink, pairs, "standard")
     monkeypatch.setattr("vision.read.CONTEXT_WEIGHT", 0.5)
@@ -544,10 +541,7 @@ def test_after_calibration_the_context_model_never_lowers_or_changes_a_reading(
 ) -> None:
     from vision.profile import DeckProfile
 
-    scene = table(400, 400)
-    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 15)
-    ink = ink_components(scene, paper_regions(scene))
-    pairs = index_pairs(ink)
+    ink, pairs = _king_of_spades()
     cut, cut_pairs = _cut_seven()
     profile = DeckProfile("standard")  # no exemplars: the models' readings as they are
     monkeypatch.setattr("vision.read.CALIBRATED_CONTEXT_WEIGHT", 0.0)
