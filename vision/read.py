@@ -116,7 +116,7 @@ EDGE_PAIR_SCORE = 0.9
 #: are kept above these lower scores instead.  (Against one reader at 0.5 and 0.75, on
 #: held-out-family validation photos: the three readers at 0.5 and 0.75 (before the floor
 #: below), 0.9 to 1.9 points more precision and -2.0 to +0.6 of recall; at 0.4 and 0.65,
-#: 0.2 to 1.3 points more precision and 0.5 to 1.7 more recall; at 0.35 and 0.6, up to 0.6
+#: 0.2 to 1.3 points more precision and 0.5 to 2.0 more recall; at 0.35 and 0.6, up to 0.6
 #: points more recall than at 0.4 for 0.6 to 1.4 of precision.)
 BUILTIN_PAIR_SCORE = 0.4
 BUILTIN_EDGE_PAIR_SCORE = 0.65
@@ -474,8 +474,11 @@ def read_pairs(
     # opinion.
     maybe = probabilities[rank_rows][:, rank_columns].max(axis=1) >= NET_FLOOR
     rows = sorted({*np.asarray(rank_rows)[maybe].tolist(), *np.asarray(suit_rows)[maybe].tolist()})
+    # The network's readings, kept for the edge confirmation below (NaN: not read).
+    network = np.full(probabilities.shape, np.nan, np.float32)
     if rows:
         second = glyph_net().probabilities(squares[rows], glyph_aspects(heights[rows], widths[rows]))
+        network[rows] = second
         blended = sharpened(vectors[rows], (perceptron[rows] + second) / 2, profile)
         probabilities[rows] = ones_as_tens(blended, game)
     hopeful = probabilities[rank_rows][:, rank_columns].max(axis=1) >= TURN_FLOOR
@@ -545,7 +548,7 @@ def read_pairs(
             if confirm.size:
                 glyph_rows = (np.asarray(rank_rows)[confirm], np.asarray(suit_rows)[confirm])
                 read = (best_rank[confirm], best_suit[confirm])
-                agreed = _network_agrees(squares, heights, widths, glyph_rows, read, columns, game)
+                agreed = _network_agrees(squares, heights, widths, glyph_rows, read, columns, game, network)
                 doubtful[confirm[agreed]] = False
         scores[doubtful] = 0.0
     used: set[int] = set()
@@ -584,16 +587,22 @@ def _network_agrees(
     read: tuple[np.ndarray, np.ndarray],
     columns: tuple[list[int], list[int]],
     game: str,
+    known: np.ndarray | None = None,
 ) -> np.ndarray:
     """(N,) bool: where the glyph network reads N pairs' rank and suit as ``read`` (indices
     into the game's rank and suit ``columns``) at least :data:`EDGE_NETWORK_SURE` surely.
     ``squares`` (M, GLYPH_SIZE, GLYPH_SIZE), ``heights`` and ``widths`` (M,) are the glyphs of
-    :func:`glyph_squares`; ``rows`` the (N,) rows of each pair's rank and suit among them."""
+    :func:`glyph_squares`; ``rows`` the (N,) rows of each pair's rank and suit among them;
+    ``known`` (M, len(CLASSES)) the network's readings already made (NaN rows: not read)."""
     needed = sorted({*rows[0].tolist(), *rows[1].tolist()})
     at = {row: k for k, row in enumerate(needed)}
-    net = ones_as_tens(
-        glyph_net().probabilities(squares[needed], glyph_aspects(heights[needed], widths[needed])), game
-    )
+    raw = np.full((len(needed), len(CLASSES)), np.nan, np.float32) if known is None else known[needed]
+    missing = np.flatnonzero(np.isnan(raw[:, 0]))
+    if missing.size:
+        unread = np.asarray(needed)[missing]
+        aspects = glyph_aspects(heights[unread], widths[unread])
+        raw[missing] = glyph_net().probabilities(squares[unread], aspects)
+    net = ones_as_tens(raw, game)
     agreed = np.ones(len(rows[0]), bool)
     for part_rows, part_read, part_columns, sure in zip(rows, read, columns, EDGE_NETWORK_SURE, strict=True):
         p = net[[at[int(row)] for row in part_rows]][:, part_columns]
