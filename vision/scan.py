@@ -325,6 +325,9 @@ def assemble(
             and type(reading) is IndexReading
             and reading.rank != JOKER
             and is_top_right(gray, reading.center, reading.pair.down, reading.size)
+            # Its card's opposite index read down and to its right: a top-left index (in a
+            # fan, the card beside it may pass for paper to its left).
+            and not any(_spans_a_card(reading, other, game) for other in loose)
         )
         corners = predicted_card(reading, top_right)
         center = corners.mean(axis=0)
@@ -382,6 +385,12 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
     return [candidates[i] for i in sorted(kept)]
 
 
+#: A card's two top indices lie at most this many glyph sizes apart: one and a half times
+#: the card width assumed in placing (decks with small indices print wider cards, 7 glyph
+#: sizes and more on validation photos).
+TOP_CORNERS_APART = 1.5 * CARD_WIDTH_PER_GLYPH
+
+
 def _left_of(candidate: _Candidate, kept: _Candidate) -> bool:
     """True when ``candidate`` and ``kept``, both placed from one index facing the same way,
     were read at one card's two top corners and ``candidate``'s is the top-left one.
@@ -394,6 +403,10 @@ def _left_of(candidate: _Candidate, kept: _Candidate) -> bool:
     (True, False)
     >>> _left_of(placed_at(100.0), replace(placed_at(182.0), down=(0.0, -1.0)))  # facing away
     False
+    >>> _left_of(placed_at(100.0), placed_at(240.0))  # small indices: 7 glyph sizes apart
+    True
+    >>> _left_of(placed_at(100.0), placed_at(280.0))  # 9 apart: another card's
+    False
     """
     if not (candidate.from_one_index and kept.from_one_index):
         return False
@@ -402,7 +415,7 @@ def _left_of(candidate: _Candidate, kept: _Candidate) -> bool:
         return False
     across, along = offset
     size = kept.height / CARD_HEIGHT_PER_GLYPH
-    return across < 0 and abs(along) < 0.5 * abs(across) and abs(across) <= CARD_WIDTH_PER_GLYPH * size
+    return across < 0 and abs(along) < 0.5 * abs(across) and abs(across) <= TOP_CORNERS_APART * size
 
 
 #: Another card's index lies between two indices when it is this many glyph sizes or less
@@ -546,6 +559,31 @@ def _opposite(kept: _Candidate, reading: IndexReading) -> bool:
     # An index with its suit beside the rank has "down" across the card: the opposite index
     # is then anywhere within a card's diagonal, facing the other way.
     return bool(np.hypot(x, y) < TWIN_REACH * np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH) * size)
+
+
+def _spans_a_card(reading: IndexReading, other: IndexReading, game: str) -> bool:
+    """True when ``other`` names ``reading``'s card and sits where that card's opposite,
+    half-turned index lies if ``reading`` is its top-left one: down and to the right, about
+    a card's diagonal away.
+
+    >>> from vision.detect import IndexPair
+    >>> def seven(x: float, y: float, down: tuple[float, float]) -> IndexReading:
+    ...     return IndexReading(IndexPair((0,), 1, down), "7", "hearts", 0.9, (x, y), 10.0)
+    >>> top_left = seven(100.0, 100.0, (0.0, 1.0))
+    >>> _spans_a_card(top_left, seven(141.0, 159.0, (0.0, -1.0)), "standard")
+    True
+    >>> _spans_a_card(top_left, seven(59.0, 159.0, (0.0, -1.0)), "standard")  # down and left
+    False
+    >>> _spans_a_card(top_left, seven(141.0, 159.0, (0.0, 1.0)), "standard")  # facing the same way
+    False
+    """
+    if other is reading or other.card(game) != reading.card(game):
+        return False
+    if reading.pair.down[0] * other.pair.down[0] + reading.pair.down[1] * other.pair.down[1] > -0.5:
+        return False
+    x, y = _frame(reading.pair.down) @ (np.asarray(other.center) - np.asarray(reading.center))
+    diagonal = float(np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH)) * max(reading.size, 1.0)
+    return bool(x > 0 and y > 0 and 0.9 <= y / x <= 2.8 and np.hypot(x, y) < TWIN_REACH * diagonal)
 
 
 def _same_card(kept: _Candidate, center: np.ndarray, reading: IndexReading, card_height: float) -> bool:

@@ -295,3 +295,20 @@ def test_a_tichu_one_above_a_suit_symbol_is_a_ten_not_the_mahjong() -> None:
     scene = table(500, 600)
     paste(scene, mahjong.image, (300, 250), 15.0)
     assert [str(found.card) for found in scan_image(scene, "tichu").cards] == ["Mahjong"]
+
+
+def test_a_top_left_index_with_paper_to_its_left_and_art_to_its_right_is_placed_by_its_opposite() -> None:
+    # The top card of a fan: the card under it is paper to the left of its top-left index,
+    # and its art fills the face to the right, just as beside a four-index deck's top-right
+    # index.  Its opposite index, read down and to the right, shows it is the top-left one.
+    seven = draw_card("7", "hearts", 1.5)
+    seven[9:90, 40:-12] = (40, 40, 150)  # art level with the top-left index
+    scene = table(600, 700)
+    paste(scene, draw_card("9", "clubs", 1.5), (250.0, 300.0), 0.0)
+    truth = paste(scene, seven, (350.0, 300.0), 0.0)
+    cards = {str(c.card): c for c in scan_image(scene, "standard").cards}
+    assert sorted(cards) == ["7h", "9c"]
+    corners = cards["7h"].corners.reshape(-1, 1, 2)
+    middle = truth.mean(axis=0)
+    assert cv2.pointPolygonTest(corners, (float(middle[0]), float(middle[1])), False) >= 0
+    assert cv2.pointPolygonTest(corners, (230.0, 300.0), False) < 0  # not over the 9 of clubs
