@@ -372,7 +372,9 @@ class Ink:
     Split parts: a rank and its suit symbol blurred into one component are also offered as
     two *parts*, components of their own (see :func:`fused_parts`).  ``parent``: (N,)
     int32, for a part the component it was cut from, else -1; a part's pixels are labelled
-    in ``part_labels`` (H, W) int32 (part i is i + 1), not in ``labels``.
+    in ``part_labels`` (H, W) int32 (part i is i + 1), not in ``labels``.  A glyph joined to
+    a scrap of frame line is offered the same way, without the line (see
+    :func:`lined_parts`); ``lined``: (N,) bool, those parts.
     """
 
     labels: np.ndarray
@@ -384,6 +386,7 @@ class Ink:
     edge: np.ndarray | None = None
     parent: np.ndarray | None = None
     part_labels: np.ndarray | None = None
+    lined: np.ndarray | None = None
 
     def root(self, component: int) -> int:
         """The component a part was cut from, or the component itself."""
@@ -500,6 +503,12 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
     edge = surer[index] < MIN_PAPER_RING
     areas = stats[1:, 4][index]
     part_labels, part_boxes, part_centers, parent = fused_parts(labels, boxes, darkness, min_size, areas)
+    fused = len(parent)
+    part_labels, part_boxes, part_centers, parent = lined_parts(
+        labels, boxes, min_size, part_labels, part_boxes, part_centers, parent
+    )
+    lined = np.zeros(index.size + len(parent), bool)
+    lined[index.size + fused :] = True
     if parent.size:
         boxes = np.concatenate([boxes, part_boxes])
         centers = np.concatenate([centers, part_centers])
@@ -522,6 +531,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0) -
         edge=edge | (region < 0),
         parent=parent,
         part_labels=part_labels,
+        lined=lined,
     )
 
 
@@ -751,6 +761,92 @@ def fused_parts(
         np.concatenate(found_boxes),
         np.concatenate(found_centers),
         np.concatenate(found_parents),
+    )
+
+
+#: A glyph joined to a scrap of frame line (a line running beyond it) is also offered
+#: without the line: the line runs at least this share of the component's long side ...
+LINED_PART_RUN = 0.8
+#: ... the piece left holds at least this share of the ink and is at most this share of
+#: the line long.
+LINED_PART_SHARE = 0.3
+LINED_PART_EXTENT = 0.85
+#: Only a component whose outline runs straight along this share of its long side is tried.
+LINED_PART_EDGE = 0.92
+
+
+def _has_straight_edge(mask: np.ndarray, length: float) -> bool:
+    """True when the outline of the ink in (H, W) uint8 ``mask`` has a straight stretch
+    (within 1.5 pixels) at least ``length`` pixels long.
+
+    >>> bar = np.zeros((20, 40), np.uint8); bar[8:11, 2:38] = 255
+    >>> _has_straight_edge(bar, 30.0), _has_straight_edge(bar, 38.0)
+    (True, False)
+    """
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        corners = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float32)
+        if len(corners) < 2:
+            continue
+        sides = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)
+        if float(sides.max()) >= length:
+            return True
+    return False
+
+
+def lined_parts(
+    labels: np.ndarray,
+    boxes: np.ndarray,
+    min_size: float,
+    part_labels: np.ndarray,
+    part_boxes: np.ndarray,
+    part_centers: np.ndarray,
+    parent: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The parts of :func:`fused_parts` and, for components not cut there, one more: the
+    glyph left when a straight line running beyond it is cut away (a rank touching a scrap
+    of its card's frame).  Same arrays as :func:`fused_parts` returns, extended."""
+    count = len(boxes)
+    cut = np.zeros(count, bool)
+    cut[parent] = True
+    first = count + 1 + len(parent)
+    new_boxes: list[np.ndarray] = []
+    new_centers: list[np.ndarray] = []
+    new_parents: list[int] = []
+    for component in np.flatnonzero((np.maximum(boxes[:, 2], boxes[:, 3]) >= FUSED_MIN_SIDE) & ~cut):
+        x, y, w, h = (int(v) for v in boxes[component])
+        own = (labels[y : y + h, x : x + w] == component + 1).astype(np.uint8) * 255
+        # A quick look at the outline spares most glyphs the openings.
+        if not _has_straight_edge(own, LINED_PART_EDGE * max(w, h)):
+            continue
+        runs = straight_runs(own, max(3, round(LINED_PART_RUN * max(w, h))))
+        ys, xs = np.nonzero(runs)
+        if ys.size == 0:
+            continue
+        # The lines' reach (their box's diagonal, less the pixel they were grown by).
+        longest = float(np.hypot(int(xs.max()) - int(xs.min()) - 1, int(ys.max()) - int(ys.min()) - 1))
+        rest = cv2.bitwise_and(own, cv2.bitwise_not(runs))
+        n, pieces, stats, centroids = label_components(rest)
+        if n < 2:
+            continue
+        biggest = 1 + int(np.argmax(stats[1:, 4]))
+        px, py, pw, ph, area = (int(v) for v in stats[biggest])
+        if area < LINED_PART_SHARE * int(np.count_nonzero(own)) or max(pw, ph) < min_size:
+            continue
+        if max(pw, ph) > LINED_PART_EXTENT * longest:
+            continue
+        window = part_labels[y : y + h, x : x + w]
+        window[pieces == biggest] = first + len(new_parents)
+        new_boxes.append(np.array([x + px, y + py, pw, ph], np.int32))
+        new_centers.append((centroids[biggest] + (x, y)).astype(np.float32))
+        new_parents.append(int(component))
+    if not new_parents:
+        return part_labels, part_boxes, part_centers, parent
+    return (
+        part_labels,
+        np.concatenate([part_boxes, np.array(new_boxes, np.int32)]),
+        np.concatenate([part_centers, np.array(new_centers, np.float32)]),
+        np.concatenate([parent, np.array(new_parents, np.int32)]),
     )
 
 
@@ -1025,6 +1121,12 @@ def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
         # the nearest suit-sized neighbours are always offered too.
         sizeable = chosen[ratio[chosen] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS]
         nearest = chosen[:max_neighbours]
+        if ink.lined is not None:
+            # Glyphs offered without their line take no other neighbour's place.
+            without_line = ink.lined[window[chosen]]
+            rest = chosen[~without_line]
+            sizeable = rest[ratio[rest] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS]
+            nearest = np.concatenate([rest[:max_neighbours], chosen[without_line][:max_neighbours]])
         chosen = np.concatenate([nearest, sizeable[~np.isin(sizeable, nearest)]])
         candidates = window[chosen]
         for b in candidates:

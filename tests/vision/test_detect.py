@@ -16,6 +16,7 @@ from vision.detect import (
     cut_lines,
     index_pairs,
     ink_components,
+    lined_parts,
     paper_mask,
     paper_regions,
     working_image,
@@ -373,3 +374,31 @@ def test_a_lone_card_of_cream_stock_on_a_tan_table_is_read() -> None:
     paste(scene, card, (250, 200), 25)
     assert int(paper_mask(scene)[200, 250]) == 0
     assert [str(c.card) for c in scan_image(scene, "standard").cards] == ["Kh"]
+
+
+def _lined_parts_of(mask: np.ndarray) -> list[list[int]]:
+    """The boxes of the parts :func:`lined_parts` offers for the components of ``mask``."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    none = np.zeros(0, np.int32)
+    _, boxes, _, parent = lined_parts(
+        labels, stats[1:, :4].astype(np.int32), 4.0, np.zeros(labels.shape, np.int32),
+        np.zeros((0, 4), np.int32), np.zeros((0, 2), np.float32), none,
+    )
+    assert parent.tolist() == [0] * len(boxes)
+    return boxes.tolist()
+
+
+def test_a_glyph_joined_to_a_line_running_beyond_it_is_offered_without_the_line() -> None:
+    ring = np.zeros((60, 80), np.uint8)
+    cv2.circle(ring, (40, 35), 10, 255, 3)  # a glyph (an "o"), 25 pixels across
+    assert _lined_parts_of(ring) == []  # alone: nothing to cut
+    lined = ring.copy()
+    cv2.line(lined, (5, 22), (75, 22), 255, 2)  # a frame scrap touching its top
+    [(x, y, w, h)] = _lined_parts_of(lined)
+    assert 27 <= x <= 30 and 23 <= y <= 27 and 22 <= w <= 26 and 44 <= y + h <= 48  # the ring
+    line = np.zeros((60, 80), np.uint8)
+    cv2.line(line, (5, 22), (75, 22), 255, 2)
+    assert _lined_parts_of(line) == []  # a line alone leaves no glyph
+    short = ring.copy()
+    cv2.line(short, (32, 22), (48, 22), 255, 2)  # a stroke shorter than the glyph: its own
+    assert _lined_parts_of(short) == []

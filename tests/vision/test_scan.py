@@ -10,7 +10,7 @@ import numpy as np
 from companion.cards import Card, Deck
 from tests.vision.conftest import CARD_H, CARD_W, draw_card, drawn_ink, paste, table
 from vision.detect import paper_regions
-from vision.scan import _Candidate, _drop_repeats, scan_image
+from vision.scan import _Candidate, _drop_repeats, find_cards, scan_image
 from vision.synth.card import render_card_face
 from vision.synth.style import DeckStyle
 
@@ -312,3 +312,17 @@ def test_a_top_left_index_with_paper_to_its_left_and_art_to_its_right_is_placed_
     middle = truth.mean(axis=0)
     assert cv2.pointPolygonTest(corners, (float(middle[0]), float(middle[1])), False) >= 0
     assert cv2.pointPolygonTest(corners, (230.0, 300.0), False) < 0  # not over the 9 of clubs
+
+
+def test_a_rank_touching_a_scrap_of_frame_line_is_read_without_the_line() -> None:
+    # A frame line cut short (by the next card, the table's margin) touches the top of the
+    # rank: the two are one component, read as neither, unless the glyph is also offered
+    # without the line.  Both of the card's indices are then read.
+    for rank, suit in (("6", "hearts"), ("3", "clubs"), ("9", "spades"), ("K", "diamonds"), ("Q", "spades")):
+        card = draw_card(rank, suit, 1.5)
+        cv2.line(card, (2, 18), (50, 13), (60, 60, 60), 2)
+        scene = table(400, 400)
+        paste(scene, card, (200.0, 200.0), 12.0)
+        _, data = find_cards(scene, "standard")
+        read = [str(reading.card("standard")) for reading in data["readings"]]
+        assert read == [f"{rank}{suit[0]}"] * 2, (rank, suit, read)
