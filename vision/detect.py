@@ -1119,14 +1119,12 @@ def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
         chosen = chosen[np.argsort(distance_a[chosen], kind="stable")]
         # Specks (frame scraps, a neighbour's edge) may crowd the suit out of the nearest few:
         # the nearest suit-sized neighbours are always offered too.
+        if ink.lined is not None:
+            # A glyph offered without its line is a rank only: as a neighbour it would take
+            # a suit's place (and cost time for nothing measured).
+            chosen = chosen[~ink.lined[window[chosen]]]
         sizeable = chosen[ratio[chosen] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS]
         nearest = chosen[:max_neighbours]
-        if ink.lined is not None:
-            # Glyphs offered without their line take no other neighbour's place.
-            without_line = ink.lined[window[chosen]]
-            rest = chosen[~without_line]
-            sizeable = rest[ratio[rest] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS]
-            nearest = np.concatenate([rest[:max_neighbours], chosen[without_line][:max_neighbours]])
         chosen = np.concatenate([nearest, sizeable[~np.isin(sizeable, nearest)]])
         candidates = window[chosen]
         for b in candidates:
