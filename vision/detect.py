@@ -1120,12 +1120,12 @@ def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
             continue
         chosen = np.flatnonzero(near)
         chosen = chosen[np.argsort(distance_a[chosen], kind="stable")]
-        # Specks (frame scraps, a neighbour's edge) may crowd the suit out of the nearest few:
-        # the nearest suit-sized neighbours are always offered too.
         if ink.lined is not None:
             # A glyph offered without its line is a rank only: as a neighbour it would take
             # a suit's place (and cost time for nothing measured).
             chosen = chosen[~ink.lined[window[chosen]]]
+        # Specks (frame scraps, a neighbour's edge) may crowd the suit out of the nearest few:
+        # the nearest suit-sized neighbours are always offered too.
         sizeable = chosen[ratio[chosen] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS]
         nearest = chosen[:max_neighbours]
         chosen = np.concatenate([nearest, sizeable[~np.isin(sizeable, nearest)]])

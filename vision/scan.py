@@ -548,13 +548,12 @@ def _has_copies(readings: list[IndexReading]) -> bool:
 
 def _opposite(kept: _Candidate, reading: IndexReading) -> bool:
     """True when ``reading`` sits where ``kept``'s card has its opposite, half-turned index."""
-    facing = kept.down[0] * reading.pair.down[0] + kept.down[1] * reading.pair.down[1]
-    if facing > -0.5:
+    offset = _turned_offset(kept.down, kept.index_center, reading.pair.down, reading.center)
+    if offset is None:
         return False
-    offset = np.asarray(reading.center) - np.asarray(kept.index_center)
-    x, y = _frame(kept.down) @ offset
+    x, y = offset
     size = max(reading.size, 1.0)
-    if x > 0 and y > 0 and 0.9 <= y / x <= 2.8 and np.hypot(x, y) < 40 * size:
+    if _down_right(x, y, 40 * size):
         return True
     # An index with its suit beside the rank has "down" across the card: the opposite index
     # is then anywhere within a card's diagonal, facing the other way.
@@ -579,11 +578,31 @@ def _spans_a_card(reading: IndexReading, other: IndexReading, game: str) -> bool
     """
     if other is reading or other.card(game) != reading.card(game):
         return False
-    if reading.pair.down[0] * other.pair.down[0] + reading.pair.down[1] * other.pair.down[1] > -0.5:
+    offset = _turned_offset(reading.pair.down, reading.center, other.pair.down, other.center)
+    if offset is None:
         return False
-    x, y = _frame(reading.pair.down) @ (np.asarray(other.center) - np.asarray(reading.center))
     diagonal = float(np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH)) * max(reading.size, 1.0)
-    return bool(x > 0 and y > 0 and 0.9 <= y / x <= 2.8 and np.hypot(x, y) < TWIN_REACH * diagonal)
+    return _down_right(*offset, TWIN_REACH * diagonal)
+
+
+def _turned_offset(
+    down: tuple[float, float],
+    center: tuple[float, float],
+    other_down: tuple[float, float],
+    other_center: tuple[float, float],
+) -> tuple[float, float] | None:
+    """Where another index lies from an index facing ``down`` at ``center``, as (x, y) in
+    that index's upright frame, when it faces the other way (half turned); else None."""
+    if down[0] * other_down[0] + down[1] * other_down[1] > -0.5:
+        return None
+    x, y = (float(v) for v in _frame(down) @ (np.asarray(other_center) - np.asarray(center)))
+    return x, y
+
+
+def _down_right(x: float, y: float, reach: float) -> bool:
+    """True when the offset (x, y) of an upright frame points down and to the right, as from a
+    card's top-left index to its bottom-right one, less than ``reach`` away."""
+    return bool(x > 0 and y > 0 and 0.9 <= y / x <= 2.8 and np.hypot(x, y) < reach)
 
 
 def _same_card(kept: _Candidate, center: np.ndarray, reading: IndexReading, card_height: float) -> bool:
