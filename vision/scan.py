@@ -410,7 +410,7 @@ def _left_of(candidate: _Candidate, kept: _Candidate) -> bool:
     """
     if not (candidate.from_one_index and kept.from_one_index):
         return False
-    offset = _same_way_offset(kept.down, kept.index_center, candidate.down, candidate.index_center)
+    offset = _index_offset(kept.down, kept.index_center, candidate.down, candidate.index_center)
     if offset is None:
         return False
     across, along = offset
@@ -495,21 +495,26 @@ def _copies_side_by_side(
     return _indices_side_by_side(kept.down, kept.index_center, size, down, index_center)
 
 
-def _same_way_offset(
+def _index_offset(
     down: tuple[float, float],
     center: tuple[float, float],
     other_down: tuple[float, float],
     other_center: tuple[float, float],
+    turned: bool = False,
 ) -> tuple[float, float] | None:
     """Where another index lies from an index facing ``down`` at ``center``, as (across,
-    along) in that index's upright frame, when both face the same way; else None.
+    along) in that index's upright frame, when both face the same way (or, ``turned``,
+    opposite ways: the other half turned); else None.
 
-    >>> _same_way_offset((0.0, 1.0), (100.0, 100.0), (0.0, 1.0), (140.0, 104.0))
+    >>> _index_offset((0.0, 1.0), (100.0, 100.0), (0.0, 1.0), (140.0, 104.0))
     (40.0, 4.0)
-    >>> _same_way_offset((0.0, 1.0), (100.0, 100.0), (0.0, -1.0), (140.0, 104.0)) is None
+    >>> _index_offset((0.0, 1.0), (100.0, 100.0), (0.0, -1.0), (140.0, 104.0)) is None
     True
+    >>> _index_offset((0.0, 1.0), (100.0, 100.0), (0.0, -1.0), (140.0, 104.0), turned=True)
+    (40.0, 4.0)
     """
-    if down[0] * other_down[0] + down[1] * other_down[1] < 0.8:
+    facing = down[0] * other_down[0] + down[1] * other_down[1]
+    if (facing > -0.5) if turned else (facing < 0.8):
         return None
     across, along = (float(v) for v in _frame(down) @ (np.asarray(other_center) - np.asarray(center)))
     return across, along
@@ -524,7 +529,7 @@ def _indices_side_by_side(
 ) -> bool:
     """True when two indices (directions and centres; glyph ``size``) face the same way and lie
     ``PAIR_SPACING`` apart across the card: two copies of a card fanned together."""
-    offset = _same_way_offset(down, center, other_down, other_center)
+    offset = _index_offset(down, center, other_down, other_center)
     if offset is None:
         return False
     across, along = offset
@@ -548,7 +553,7 @@ def _has_copies(readings: list[IndexReading]) -> bool:
 
 def _opposite(kept: _Candidate, reading: IndexReading) -> bool:
     """True when ``reading`` sits where ``kept``'s card has its opposite, half-turned index."""
-    offset = _turned_offset(kept.down, kept.index_center, reading.pair.down, reading.center)
+    offset = _index_offset(kept.down, kept.index_center, reading.pair.down, reading.center, turned=True)
     if offset is None:
         return False
     x, y = offset
@@ -578,25 +583,11 @@ def _spans_a_card(reading: IndexReading, other: IndexReading, game: str) -> bool
     """
     if other is reading or other.card(game) != reading.card(game):
         return False
-    offset = _turned_offset(reading.pair.down, reading.center, other.pair.down, other.center)
+    offset = _index_offset(reading.pair.down, reading.center, other.pair.down, other.center, turned=True)
     if offset is None:
         return False
     diagonal = float(np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH)) * max(reading.size, 1.0)
     return _down_right(*offset, TWIN_REACH * diagonal)
-
-
-def _turned_offset(
-    down: tuple[float, float],
-    center: tuple[float, float],
-    other_down: tuple[float, float],
-    other_center: tuple[float, float],
-) -> tuple[float, float] | None:
-    """Where another index lies from an index facing ``down`` at ``center``, as (x, y) in
-    that index's upright frame, when it faces the other way (half turned); else None."""
-    if down[0] * other_down[0] + down[1] * other_down[1] > -0.5:
-        return None
-    x, y = (float(v) for v in _frame(down) @ (np.asarray(other_center) - np.asarray(center)))
-    return x, y
 
 
 def _down_right(x: float, y: float, reach: float) -> bool:
