@@ -655,6 +655,39 @@ def longest_run(mask: np.ndarray, length: int) -> tuple[np.ndarray, float]:
     return cv2.dilate(runs, np.ones((3, 3), np.uint8)), longest
 
 
+#: Gaps (pixels) bridged along a thin line: a one-pixel line's steps leave its pixels off
+#: the ideal line by up to a pixel, and the transform's bins see gaps.
+THIN_LINE_GAP = 2
+
+
+def hough_runs(mask: np.ndarray, length: int) -> tuple[np.ndarray, float]:
+    """The straight segments at least ``length`` pixels long that the probabilistic Hough
+    transform finds in ``mask`` (H, W) uint8, drawn 3 pixels wide as a (H, W) uint8 mask
+    (255), and the longest one's length (0 when none).
+
+    :func:`longest_run` opens with lines every 11.25 degrees: a one-pixel line slanting
+    between two of them steps off either within a run and is not found.  Hough finds it at
+    any angle.
+
+    >>> mask = np.zeros((60, 140), np.uint8)
+    >>> _ = cv2.line(mask, (5, 40), (125, 9), 255, 1)  # a thin frame line at -14.5 degrees
+    >>> longest_run(mask, 51)[1], hough_runs(mask, 51)[1] > 110
+    (0.0, True)
+    >>> segments, _ = hough_runs(mask, 51)
+    >>> int(segments[25, 65]), int(segments[50, 65])
+    (255, 0)
+    """
+    segments = np.zeros(mask.shape, np.uint8)
+    longest = 0.0
+    lines = cv2.HoughLinesP(
+        mask, 1, np.pi / 360, threshold=length, minLineLength=length, maxLineGap=THIN_LINE_GAP
+    )
+    for x0, y0, x1, y1 in lines.reshape(-1, 4) if lines is not None else []:
+        cv2.line(segments, (int(x0), int(y0)), (int(x1), int(y1)), 255, 3)
+        longest = max(longest, float(np.hypot(x1 - x0, y1 - y0)))
+    return segments, longest
+
+
 def _plain_line(mask: np.ndarray, segment: tuple[int, int, int, int]) -> bool:
     """True when the segment (x0, y0, x1, y1) runs along ink in ``mask`` (H, W) and the ink
     ends within ``LINE_REACH`` pixels on one side of it nearly all the way: a frame line or a
@@ -945,6 +978,10 @@ def cut_lines(
         # A line runs well beyond one glyph (the letters of a word written tight, JOKER down
         # a joker's side, make shorter runs) ...
         runs, longest = longest_run(own, run)
+        # A one-pixel line slanting between the openings' directions escapes them.
+        segments, reach = hough_runs(own, run)
+        cv2.bitwise_or(runs, segments, dst=runs)
+        longest = max(longest, reach)
         if longest < LINED_MIN_LINE * run:
             continue
         cut = cv2.bitwise_and(own, runs)

@@ -17,6 +17,7 @@ from vision.detect import (
     index_pairs,
     ink_components,
     lined_parts,
+    longest_run,
     paper_mask,
     paper_regions,
     working_image,
@@ -197,6 +198,24 @@ def test_a_small_index_on_the_long_dark_edge_of_the_card_above_is_freed_from_it(
     assert result is not None
     _, _, pieces, _ = cv2.connectedComponentsWithStats(result)
     assert len(pieces) == 2 and 12 <= pieces[1, 3] <= 20  # the 7 alone
+
+
+@pytest.mark.parametrize("degrees", [-14.5, 17.0, 30.0])
+def test_a_glyph_on_a_thin_slanting_frame_line_is_freed_from_it(degrees: float) -> None:
+    # A fan's index corners touch a thin frame line a pixel wide running slantwise across
+    # the card: between the openings' directions it has no straight run, yet it is cut.
+    mask = np.zeros((200, 260), np.uint8)
+    slope = np.tan(np.radians(degrees))
+    cv2.line(mask, (10, round(100 - 120 * slope)), (250, round(100 + 120 * slope)), 255, 1)
+    cv2.putText(mask, "Q", (118, 99), cv2.FONT_HERSHEY_SIMPLEX, 0.55, 255, 2)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert count == 2  # the Q touches the line
+    assert longest_run((labels == 1).astype(np.uint8) * 255, 51)[1] == 0.0  # no run found
+    result = cut_lines(mask, labels, stats, np.array([1]), 51, 4.0, 200.0)
+    assert result is not None
+    _, _, pieces, _ = cv2.connectedComponentsWithStats(result, connectivity=8)
+    glyphs = pieces[1:][pieces[1:, 4] >= 20]
+    assert len(glyphs) == 1 and 9 <= glyphs[0, 3] <= 16 and glyphs[0, 2] <= 16  # the Q alone
 
 
 def test_a_glyph_centred_off_the_paper_still_pairs_but_other_cards_do_not() -> None:
