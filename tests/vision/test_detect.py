@@ -421,3 +421,13 @@ def test_a_glyph_joined_to_a_line_running_beyond_it_is_offered_without_the_line(
     short = ring.copy()
     cv2.line(short, (32, 22), (48, 22), 255, 2)  # a stroke shorter than the glyph: its own
     assert _lined_parts_of(short) == []
+
+
+@pytest.mark.parametrize("degrees", [-16.0, 14.0, 25.0])
+def test_a_glyph_under_a_thin_slanting_line_is_offered_without_it(degrees: float) -> None:
+    ring = np.zeros((70, 90), np.uint8)
+    cv2.circle(ring, (45, 42), 10, 255, 3)  # a glyph, 25 pixels across
+    slope = np.tan(np.radians(degrees))
+    cv2.line(ring, (3, round(30 - 42 * slope)), (87, round(30 + 42 * slope)), 255, 1)  # touching it
+    [(x, y, w, h)] = _lined_parts_of(ring)
+    assert 32 <= x <= 34 and 30 <= y <= 34 and 23 <= w <= 26 and 54 <= y + h <= 56  # the ring
