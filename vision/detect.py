@@ -980,10 +980,9 @@ def cut_lines(
         # A line runs well beyond one glyph (the letters of a word written tight, JOKER down
         # a joker's side, make shorter runs) ...
         runs, longest = longest_run(own, run)
-        # A one-pixel line slanting between the openings' directions escapes them.
-        segments, reach = hough_runs(own, run)
-        cv2.bitwise_or(runs, segments, dst=runs)
-        longest = max(longest, reach)
+        if longest < LINED_MIN_LINE * run:
+            # A one-pixel line slanting between the openings' directions escapes them.
+            runs, longest = hough_runs(own, run)
         if longest < LINED_MIN_LINE * run:
             continue
         cut = cv2.bitwise_and(own, runs)
