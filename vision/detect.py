@@ -856,8 +856,10 @@ def lined_parts(
         if not _has_straight_edge(own, LINED_PART_EDGE * max(w, h)):
             continue
         length = max(3, round(LINED_PART_RUN * max(w, h)))
-        # (A thin line slanting between the openings' directions is found by Hough.)
-        runs = cv2.bitwise_or(straight_runs(own, length), hough_runs(own, length)[0])
+        runs = straight_runs(own, length)
+        if not runs.any():
+            # A thin line slanting between the openings' directions is found by Hough.
+            runs = hough_runs(own, length)[0]
         ys, xs = np.nonzero(runs)
         if ys.size == 0:
             continue
