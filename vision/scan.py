@@ -314,10 +314,9 @@ def assemble(
     # Surest first; readings as sure as each other (to 0.01: beyond that the difference is
     # noise) from the top of the photo down, so the order never hangs on rounding.
     loose.sort(key=lambda r: (-round(r.score, 2), r.center[1], r.center[0]))
-    # A standard deck may print three or four indices: one may be its card's top-right.
-    gray = (
-        cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) if game == "standard" and loose else None
-    )
+    # A deck may print three or four indices: one may be its card's top-right (Tichu decks
+    # too: tichu_unseen_type found one card more, no other set changed).
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) if loose else None
     kept: list[_Candidate] = []
     for reading in loose:
         top_right = (

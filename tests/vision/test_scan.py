@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.cards import Card, Deck
 from tests.vision.conftest import CARD_H, CARD_W, draw_card, drawn_ink, paste, table
@@ -215,11 +216,17 @@ def test_a_four_index_card_read_at_both_top_corners_is_placed_from_its_top_left_
     assert kept[0].index_center == (100.0, 100.0) and kept[0].confidence == 0.99
 
 
-def test_a_card_showing_only_its_top_right_index_is_placed_to_its_left() -> None:
+@pytest.mark.parametrize(
+    ("game", "suits", "names"),
+    [("standard", ("hearts", "clubs"), ["7h", "9c"]), ("tichu", ("star", "star"), ["7t", "9t"])],
+)
+def test_a_card_showing_only_its_top_right_index_is_placed_to_its_left(
+    game: str, suits: tuple[str, str], names: list[str]
+) -> None:
     # A deck printing four indices; a second card hides the first's left part, so only the
     # first's top-right (and bottom-right) index shows.  Placed as from a top-left index it
     # would lie a card's width too far right, on the table.
-    seven = draw_card("7", "hearts", 1.5)
+    seven = draw_card("7", suits[0], 1.5)
     h, w = seven.shape[:2]
     corner = seven[6:81, 6:51].copy()  # the top-left index (conftest draws it 4 units in)
     # The top-right one printed close to the right edge, as such decks print it.
@@ -229,10 +236,10 @@ def test_a_card_showing_only_its_top_right_index_is_placed_to_its_left() -> None
     seven[h - 81 : h - 6, 4 : 4 + index.shape[1]] = index[::-1, ::-1]  # bottom left, turned round
     scene = table(500, 600)
     under = paste(scene, seven, (330.0, 250.0), 0.0)
-    paste(scene, draw_card("9", "clubs", 1.5), (245.0, 262.0), 0.0)
-    cards = {str(c.card): c for c in scan_image(scene, "standard").cards}
-    assert sorted(cards) == ["7h", "9c"]
-    corners = cards["7h"].corners.reshape(-1, 1, 2)
+    paste(scene, draw_card("9", suits[1], 1.5), (245.0, 262.0), 0.0)
+    cards = {str(c.card): c for c in scan_image(scene, game).cards}
+    assert sorted(cards) == names
+    corners = cards[names[0]].corners.reshape(-1, 1, 2)
     middle = under.mean(axis=0)
     assert cv2.pointPolygonTest(corners, (float(middle[0]), float(middle[1])), False) >= 0
     assert cv2.pointPolygonTest(corners, (480.0, 250.0), False) < 0  # not out on the table
