@@ -136,7 +136,7 @@ def truetype_text(path: str, text: str) -> np.ndarray | None:
     left, top, right, bottom = font.getbbox(text)
     if right - left < 2 or bottom - top < 2:
         return None
-    image = Image.new("L", (right - left + 24, bottom - top + 24), 0)
+    image = Image.new("L", (int(right - left) + 24, int(bottom - top) + 24), 0)
     ImageDraw.Draw(image).text((12 - left, 12 - top), text, fill=255, font=font)
     return np.asarray(image, dtype=np.uint8)
 
@@ -247,8 +247,8 @@ def draw_jade(rng: np.random.Generator, s: float) -> np.ndarray:
     else:  # a disc with a notch pattern (a carved jade)
         _disc(c, s / 2, s / 2, r)
         for k in range(4):
-            a = k * np.pi / 2 + np.pi / 4
-            _disc(c, s / 2 + 0.55 * r * np.cos(a), s / 2 + 0.55 * r * np.sin(a), r * 0.15, 0)
+            angle = k * np.pi / 2 + np.pi / 4
+            _disc(c, s / 2 + 0.55 * r * np.cos(angle), s / 2 + 0.55 * r * np.sin(angle), r * 0.15, 0)
     return c
 
 
@@ -461,8 +461,8 @@ def scanner_view(
     small = cv2.resize(canvas, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     if rng.random() < 0.5:
         small = cv2.GaussianBlur(small, (0, 0), rng.uniform(0.3, 1.0))
-    small = small.astype(np.float32) + rng.normal(0, rng.uniform(0, 20), small.shape).astype(np.float32)
-    binary = (small > rng.uniform(90, 170)).astype(np.uint8)
+    small = small.astype(np.float32) + np.asarray(rng.normal(0, rng.uniform(0, 20), small.shape), np.float32)
+    binary: np.ndarray = (small > rng.uniform(90, 170)).astype(np.uint8)
     if target > 20 and rng.random() < 0.3:
         op = cv2.MORPH_ERODE if rng.random() < 0.5 else cv2.MORPH_DILATE
         binary = cv2.morphologyEx(binary, op, np.ones((2, 2), np.uint8))

@@ -150,7 +150,7 @@ def random_trick(rng: random.Random, pool: list[str]) -> list[list[str]]:
                 cards = random_combination(rng, pool, rng.choice(LEAD_KINDS))
             elif bomb or top.is_bomb:
                 bomb_top = top if top.is_bomb else None
-                cards = random_combination(rng, pool, "bomb", bomb_top and bomb_top.length,
+                cards = random_combination(rng, pool, "bomb", bomb_top.length if bomb_top else None,
                                            (bomb_top and bomb_top.rank) or 0, strict=True)
             else:
                 cards = random_combination(rng, pool, top.kind, top.length, top.rank or 0, strict=True)

@@ -118,7 +118,7 @@ def test_a_glyph_with_only_a_sliver_of_paper_around_it_is_still_ink(
     # The K fills the box x 202..214, y 239..255.
     cv2.putText(scene, "K", (200, 256), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2)
     ink = ink_components(scene, paper_regions(scene))
-    assert len(ink.centers) == 1 and bool(ink.edge[0]) is on_edge
+    assert ink.edge is not None and len(ink.centers) == 1 and bool(ink.edge[0]) is on_edge
 
 
 def test_a_small_suit_in_a_ragged_patch_of_the_paper_mask_is_still_ink() -> None:
@@ -404,7 +404,7 @@ def _lined_parts_of(mask: np.ndarray) -> list[list[int]]:
         np.zeros((0, 4), np.int32), np.zeros((0, 2), np.float32), none,
     )
     assert parent.tolist() == [0] * len(boxes)
-    return boxes.tolist()
+    return [[int(v) for v in box] for box in boxes]
 
 
 def test_a_glyph_joined_to_a_line_running_beyond_it_is_offered_without_the_line() -> None:

@@ -262,8 +262,8 @@ def test_a_corner_mark_beside_a_card_at_an_angle_of_its_own_lies_along_its_own_e
     dog[60:200, 160:260] = 240  # the Dog's card, drawn upright, then turned about its mark
     cv2.putText(dog, "F", (172, 96), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 2, cv2.LINE_AA)
     turn = cv2.getRotationMatrix2D((180.0, 85.0), 35.0, 1.0)
-    dog = cv2.warpAffine(dog, turn, (420, 300))
-    scene[dog.max(axis=2) > 0] = dog[dog.max(axis=2) > 0]
+    turned = cv2.warpAffine(dog, turn, (420, 300))
+    scene[turned.max(axis=2) > 0] = turned[turned.max(axis=2) > 0]
     ink = ink_components(scene, paper_regions(scene))
     seven = int(np.argmin(np.linalg.norm(ink.centers - [88, 85], axis=1)))
     mark = int(np.argmin(np.linalg.norm(ink.centers - [180, 85], axis=1)))

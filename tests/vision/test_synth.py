@@ -267,7 +267,7 @@ def test_a_written_set_reads_back_for_evaluation(tmp_path: Path) -> None:
     ]
     for entry in labels["images"]:
         image = cv2.imread(str(tmp_path / entry["file"]))
-        assert image.shape == (240, 320, 3) and entry["held_out"] is True
+        assert image is not None and image.shape == (240, 320, 3) and entry["held_out"] is True
         assert all(t.corners.shape == (4, 2) for t in truths_of(entry))
     again = make_set(
         tmp_path / "again", 3, 5, "standard", families("standard", held_out=True), size=(320, 240)
@@ -289,6 +289,7 @@ def test_a_full_quality_set_keeps_the_camera_quality_a_budgeted_one_squeezes(
     full = (tmp_path / "full" / "scene_000.jpg").stat().st_size
     assert budgeted <= 40_000 < full
     first, second = (cv2.imread(str(tmp_path / d / "scene_000.jpg")) for d in ("budgeted", "full"))
+    assert first is not None and second is not None
     assert first.shape == second.shape == (600, 800, 3)
 
 

@@ -156,7 +156,7 @@ def test_round_from_cards(client: FlaskClient, table: dict[str, Any]) -> None:
     taken = set((hand + " " + seat3 + " " + seat1).split())
     rest = format_cards(card for card in tichu_deck() if str(card) not in taken)  # 25 points
     tricks = {"0": rest, "1": seat1, "2": "", "3": seat3}
-    round_obj = {"out": [0, 1, 2, 3], "tricks": tricks, "hand": hand}
+    round_obj: dict[str, object] = {"out": [0, 1, 2, 3], "tricks": tricks, "hand": hand}
     expected = client.post("/api/preview", json=round_obj).get_json()["score"]
     body = client.post(rounds_path(table), json=round_obj, headers=auth(table)).get_json()
     assert body["rounds"][0]["score"] == expected
@@ -414,7 +414,7 @@ def test_pages_are_served_without_external_hosts(client: FlaskClient, table: dic
                  "/static/table.js", "/static/icon-192.png"):
         response = client.get(path)
         assert response.status_code == 200, path
-        if response.mimetype.startswith("text/html"):
+        if (response.mimetype or "").startswith("text/html"):
             text = response.get_data(as_text=True)
             assert not re.search(r"(src|href)=\"https?://", text), path
             assert "<script>" not in text  # no inline scripts: the CSP forbids them

@@ -41,11 +41,12 @@ class EventStream:
             self.headers[key.strip().lower()] = value.strip()
         self.comments: list[bytes] = []
         self.retry: int | None = None
+        self._pending = b""
 
     def _line(self) -> bytes:
         # Lines of the event stream, taken out of the HTTP chunks.
         while True:
-            if getattr(self, "_pending", b"") and b"\n" in self._pending:
+            if b"\n" in self._pending:
                 line, self._pending = self._pending.split(b"\n", 1)
                 return line
             size = int(self.file.readline().strip(), 16)
