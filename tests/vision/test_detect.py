@@ -186,6 +186,21 @@ def test_a_glyph_touching_a_long_frame_is_freed_from_it() -> None:
     assert len(glyphs_in(ink, (52, 72), (42, 66), (16, 40))) == 1
 
 
+def test_a_frame_line_erased_two_pixels_wide_spares_more_of_the_glyph_touching_it() -> None:
+    # A K whose top touches a thin frame line: the line is erased either way; two pixels
+    # wide (standard decks) keep the K's top row, which three pixels take with the line.
+    scene = table(400, 400)
+    cv2.rectangle(scene, (30, 20), (370, 390), (235, 235, 235), -1)
+    cv2.rectangle(scene, (45, 40), (355, 375), (40, 40, 40), 1)
+    cv2.putText(scene, "K", (60, 58), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (20, 20, 20), 2)
+    kept = {}
+    for width in (2, 3):
+        ink = ink_components(scene, paper_regions(scene), erase_width=width)
+        assert len(ink.boxes) == 1  # the K alone: the frame is gone
+        kept[width] = (ink.boxes[0].tolist(), int(np.count_nonzero(ink.labels == 1)))
+    assert kept[2][0][1] < kept[3][0][1] and kept[2][1] > kept[3][1]
+
+
 def test_a_small_index_on_the_long_dark_edge_of_the_card_above_is_freed_from_it() -> None:
     # In a tight fan of dark-edged cards each index touches the next card's edge, which
     # runs the card's whole length: the edge holds nearly all the ink (the 7 about 5% of it).

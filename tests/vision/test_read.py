@@ -553,7 +553,7 @@ def test_after_calibration_the_context_model_never_lowers_or_changes_a_reading(
     assert [r.card("standard") for r in plain[0]] == [Card.parse("Ks", Deck.STANDARD)] * 2
 
 
-@pytest.mark.parametrize("seed", [119, 200])
+@pytest.mark.parametrize("seed", [119, 238])
 def test_the_shipped_context_model_completes_a_fan_the_glyph_readers_read_short(
     monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
