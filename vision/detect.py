@@ -432,11 +432,32 @@ def ink_darkness(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mask, np.clip(contrast, 0.0, 1.0)
 
 
-def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0, erase_width: int = 3) -> Ink:
+#: How wide (pixels) Hough lines are erased from glyphs tangled with frame lines, and per
+#: game where it differs.  Three pixels take a line's blurred margins with it; two spare
+#: more of a glyph that touches the line, but leave slivers of a wavy art line, which in a
+#: Tichu deck pass for a sword (a calibrated held-out-family Tichu deck: precision 0.973 to
+#: 0.953).  Standard decks have no such suit: recall +0.0 to +1.3 points on four standard
+#: sets, precision no lower.
+ERASE_WIDTH = 3
+GAME_ERASE_WIDTH = {"standard": 2}
+
+
+def erase_width(game: str) -> int:
+    """:data:`ERASE_WIDTH` for ``game``.
+
+    >>> erase_width("standard"), erase_width("tichu")
+    (2, 3)
+    """
+    return GAME_ERASE_WIDTH.get(game, ERASE_WIDTH)
+
+
+def ink_components(
+    image: np.ndarray, regions: Regions, min_size: float = 4.0, line_width: int = ERASE_WIDTH
+) -> Ink:
     """Connected ink components lying on paper, with their boxes, centres and sizes.
 
-    ``erase_width``: how wide (pixels) the straight lines found in glyphs tangled with frame
-    lines are erased (see :data:`LINE_ERASE_WIDTH`).
+    ``line_width``: how wide (pixels) the straight lines found in glyphs tangled with frame
+    lines are erased (:func:`erase_width` of the game).
 
     A component is on paper when most of the ring around its box is card paper, so ink on
     the table (flowers, wood grain) and on card backs is left out.
@@ -463,7 +484,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0, e
         length = max(30, round(0.035 * max(image.shape[:2])))
         lines = cv2.HoughLinesP(knot, 1, np.pi / 180, threshold=length, minLineLength=length, maxLineGap=2)
         # Straight runs of ink longer than any glyph stroke are frame lines or card edges,
-        # whatever their width; the Hough segments (drawn ``erase_width`` pixels wide) take
+        # whatever their width; the Hough segments (drawn ``line_width`` pixels wide) take
         # their blurred margins and the lines a few pixels of noise break up.
         run = max(30, round(STRAIGHT_RUN * max(image.shape[:2])))
         runs = straight_runs(knot, run, stats[1:][tangled, :4])
@@ -472,7 +493,7 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0, e
             # In a network's dense ink, Hough also finds "lines" running across glyphs.
             if networks[labels[(y0 + y1) // 2, (x0 + x1) // 2]] and not _plain_line(knot, (x0, y0, x1, y1)):
                 continue
-            cv2.line(unlined, (int(x0), int(y0)), (int(x1), int(y1)), 0, erase_width)
+            cv2.line(unlined, (int(x0), int(y0)), (int(x1), int(y1)), 0, line_width)
         mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), unlined)
         count, labels, stats, centroids = label_components(mask)
         compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
@@ -537,14 +558,6 @@ def ink_components(image: np.ndarray, regions: Regions, min_size: float = 4.0, e
         lined=lined,
     )
 
-
-#: Per game, how wide (pixels) Hough lines are erased from glyphs tangled with frame lines
-#: (3 for other games).  Three pixels take a line's blurred margins with it; two spare more
-#: of a glyph that touches the line, but leave slivers of a wavy art line, which in a Tichu
-#: deck pass for a sword (a calibrated held-out-family Tichu deck: precision 0.973 to
-#: 0.953).  Standard decks have no such suit: recall +0.0 to +1.3 points on four standard
-#: sets, precision no lower.
-LINE_ERASE_WIDTH = {"standard": 2}
 
 #: Ink running straight this far (a share of the working image's long side, 51 pixels at
 #: 1280) is a line, not a glyph stroke.

@@ -25,9 +25,9 @@ import numpy as np
 
 from companion.cards import Card, Special, card_points, parse_cards
 from vision.detect import (
-    LINE_ERASE_WIDTH,
     Ink,
     Regions,
+    erase_width,
     index_pairs,
     ink_components,
     paper_regions,
@@ -622,7 +622,7 @@ def find_cards(
     """The card faces in a BGR (H, W, 3) uint8 photo and some working data for callers."""
     small, scale = working_image(image)
     regions = paper_regions(small)
-    ink = ink_components(small, regions, erase_width=LINE_ERASE_WIDTH.get(game, 3))
+    ink = ink_components(small, regions, line_width=erase_width(game))
     pairs = index_pairs(ink)
     whole = [p for p in pairs if ink.is_whole(p)]
     readings: list[IndexReading] = []
@@ -771,7 +771,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
     centers = np.array([q.mean(axis=0) for q in quads if q is not None])
     heights = np.array([side_lengths(q).max() for q in quads if q is not None])
     order = sort_reading_order(centers, heights)
-    ink = ink_components(small, regions, erase_width=LINE_ERASE_WIDTH.get(game, 3))
+    ink = ink_components(small, regions, line_width=erase_width(game))
     pairs = index_pairs(ink)
     results: list[LearntCard] = []
     vectors_cache: dict[tuple[tuple[int, ...], tuple[float, float]], np.ndarray] = {}

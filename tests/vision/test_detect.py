@@ -195,7 +195,7 @@ def test_a_frame_line_erased_two_pixels_wide_spares_more_of_the_glyph_touching_i
     cv2.putText(scene, "K", (60, 58), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (20, 20, 20), 2)
     kept = {}
     for width in (2, 3):
-        ink = ink_components(scene, paper_regions(scene), erase_width=width)
+        ink = ink_components(scene, paper_regions(scene), line_width=width)
         assert len(ink.boxes) == 1  # the K alone: the frame is gone
         kept[width] = (ink.boxes[0].tolist(), int(np.count_nonzero(ink.labels == 1)))
     assert kept[2][0][1] < kept[3][0][1] and kept[2][1] > kept[3][1]
