@@ -1188,6 +1188,46 @@ def _words_among(ink: Ink, xs: np.ndarray, ys: np.ndarray, word_at: np.ndarray) 
     return words
 
 
+#: A word whose third letter reads as K this surely may pass without a J read
+#: (:func:`_word_shaped_like_joker`) ...
+JOKER_SURE_K = 0.9
+#: ... when its last four letters' ink differs by at most this factor.
+JOKER_EVEN_INK = 1.6
+
+
+def _has_hole(mask: np.ndarray) -> bool:
+    """True when the ink of ``mask`` ((h, w) uint8) closes around a hole of two pixels or more.
+
+    >>> ring = np.zeros((9, 9), np.uint8); ring[1:8, 1:8] = 1; ring[3:6, 3:6] = 0
+    >>> _has_hole(ring), _has_hole(np.ones((5, 5), np.uint8))
+    (True, False)
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    if hierarchy is None:
+        return False
+    return any(
+        hierarchy[0][i][3] >= 0 and cv2.contourArea(contour) >= 2 for i, contour in enumerate(contours)
+    )
+
+
+def _word_shaped_like_joker(word: _Word, end: int) -> bool:
+    """True when ``word`` read from ``end`` (1: as measured, -1: from the other end) has an O
+    (second letter) and an R (fifth) with holes and its last four letters' ink even."""
+    x0, y0 = int(word.xs.min()), int(word.ys.min())
+    shape = (int(word.ys.max()) - y0 + 1, int(word.xs.max()) - x0 + 1)
+    order = list(range(JOKER_WORD_LETTERS)) if end > 0 else list(range(JOKER_WORD_LETTERS))[::-1]
+    counts = np.array([np.count_nonzero(word.letter == letter) for letter in order[1:]])
+    if counts.min() == 0 or counts.max() > JOKER_EVEN_INK * counts.min():
+        return False
+    for letter in (order[1], order[-1]):
+        mask = np.zeros(shape, np.uint8)
+        chosen = word.letter == letter
+        mask[word.ys[chosen] - y0, word.xs[chosen] - x0] = 1
+        if not _has_hole(mask):
+            return False
+    return True
+
+
 def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[IndexReading], set[int]]:
     """Joker indices whose letters do not stand apart as components (blurred or set tight):
     a long thin run of ink, cut into five letters of equal length, whose first letter reads
@@ -1218,8 +1258,15 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
                 mask, (float(x0), float(y0)), down
             )
     probabilities = classify_glyphs(glyph_features_batch(squares, heights, widths), None)
-    j_p = probabilities[0::2, CLASS_INDEX["J"]]
+    j_p = probabilities[0::2, CLASS_INDEX["J"]].copy()
     k_p = probabilities[1::2, CLASS_INDEX["K"]]
+    # A J the glyph model does not know (a serif J with a hook, a J cut with a scrap of the O)
+    # passes when the K is sure and the word is shaped like JOKER: its O and R closed around
+    # a hole, and its last four letters of even weight.
+    for unsure in np.flatnonzero((j_p < JOKER_LETTER_P) & (k_p >= JOKER_SURE_K)):
+        word, end = tries[int(unsure)]
+        if _word_shaped_like_joker(word, end):
+            j_p[unsure] = JOKER_LETTER_P
     readings: list[IndexReading] = []
     used: set[int] = set()
     for k in np.argsort(-(j_p * k_p)):
