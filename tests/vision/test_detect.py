@@ -275,6 +275,17 @@ def test_a_suit_behind_the_next_cards_rank_and_frame_scraps_is_still_offered() -
     assert ((0,), 6) in pairs
 
 
+def test_a_ten_whose_suit_sits_under_its_one_on_a_turned_card_is_offered_whole() -> None:
+    # Measured on a held-out photo: a "1" (size 13.8), its "0" (14.2) beside it, and the suit
+    # (11.4) under the "1" rather than under the pair; the card is turned a little, so the "0"
+    # lies 0.31 glyph sizes further along the 1-to-suit direction than the "1".
+    centers = np.array([[892.25, 108.5], [903.9, 112.42], [892.7, 124.0]], np.float32)
+    sizes = np.array([13.76, 14.24, 11.37], np.float32)
+    boxes = np.array([[887, 102, 10, 14], [899, 106, 11, 14], [888, 120, 11, 9]], np.int32)
+    ink = Ink(np.zeros((10, 10), np.int32), boxes, centers, sizes, np.zeros(3, np.int32))
+    assert ((0, 1), 2) in [(p.rank, p.suit) for p in index_pairs(ink)]
+
+
 def test_a_card_whose_art_and_rim_cut_into_its_paper_is_still_a_lone_card() -> None:
     # Real decks print art up to a dark rim: the paper left is far from a filled rectangle.
     face = draw_card("9", "clubs", 1.4)
