@@ -339,6 +339,27 @@ def test_an_index_in_a_shadow_is_still_ink_on_paper() -> None:
     assert regions.paper[20, 20] == 0 and regions.paper[20, 380] == 0
 
 
+def test_an_index_on_cream_paper_in_a_shadow_is_still_ink_on_paper(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A shadow darkens cream stock without greying it: the shaded half of a cream card on a
+    # light blue cloth is as saturated as its lit half, more than grey paper in shade may be.
+    scene = table(400, 400)
+    scene[:] = (215, 175, 120)
+    paste(scene, draw_card("K", "spades", 1.5), (200, 200), 0)
+    scene[:] = (scene.astype(np.float32) * (0.8, 0.92, 1.0)).astype(np.uint8)  # cream
+    scene[:, :200] = (scene[:, :200] * 0.62).astype(np.uint8)
+    index = (147, 121)
+
+    def found() -> bool:
+        ink = ink_components(scene, paper_regions(scene))
+        ranks = [pair.rank for pair in index_pairs(ink) if len(pair.rank) == 1]
+        return any(np.linalg.norm(ink.centers[rank[0]] - index) < 6 for rank in ranks)
+
+    assert paper_mask(scene)[index[1], index[0] + 15] == 0  # the lit paper mask misses it
+    assert found()
+    monkeypatch.setattr("vision.detect.SHADE_SATURATION_MARGIN", -255)  # grey shade only
+    assert not found()
+
+
 def test_an_index_in_deep_shade_is_read_but_must_read_surely() -> None:
     # A dark shadow over one card of two: its paper is under 0.65 of the lit card's
     # brightness, as dark as a grey card back, so it is paper only in deep shade, where a
