@@ -213,11 +213,11 @@ SHADE_SATURATION_MARGIN = 20
 
 def shaded_paper(hsv: np.ndarray, paper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(H, W) uint8 masks (255) of paper that the lit ``paper`` mask (:func:`paper_mask`)
-    misses because a shadow falls on it, and of the part of it in deep shade: pixels no more
-    saturated than lit paper (:data:`SHADE_SATURATION_MARGIN`) nearly as bright as their
-    brightest neighbours, at least ``DEEP_SHADE_FLOOR`` of the lit paper's brightness (deep
-    shade: below ``SHADE_FLOOR``).  Ink in shade is then still ink on paper.  ``hsv``: the
-    (H, W, 3) uint8 HSV working image.
+    misses because a shadow falls on it, and of the part of it in deep shade: pixels grey
+    or no more saturated than the lit paper's median by :data:`SHADE_SATURATION_MARGIN`,
+    nearly as bright as their brightest neighbours, at least ``DEEP_SHADE_FLOOR`` of the lit
+    paper's brightness (deep shade: below ``SHADE_FLOOR``).  Ink in shade is then still ink
+    on paper.  ``hsv``: the (H, W, 3) uint8 HSV working image.
 
     >>> image = np.full((60, 120, 3), (160, 60, 20), np.uint8)  # a blue table
     >>> image[10:50, 10:110] = 235; image[10:50, 40:110] = 170  # a card, mostly in shade ...

@@ -1231,8 +1231,9 @@ def _word_shaped_like_joker(word: _Word, end: int) -> bool:
 def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[IndexReading], set[int]]:
     """Joker indices whose letters do not stand apart as components (blurred or set tight):
     a long thin run of ink, cut into five letters of equal length, whose first letter reads
-    as J and middle one as K, from either end.  Returns the readings and the components
-    they use.
+    as J and middle one as K, from either end (or whose K reads surely and whose shape is
+    JOKER's, :func:`_word_shaped_like_joker`, where the J does not read).  Returns the
+    readings and the components they use.
 
     ``image``: the BGR working image (for the joker's colour); ``skip``: components already
     read (a joker's separate letters).
