@@ -71,8 +71,11 @@ SUIT_OTHER_WEIGHT = 0.3
 SUITS_NO_MAHJONG_SHOWS = ("jade", "sword", "pagoda")
 #: The "rank" of an index spelling JOKER down the card's side; its "suit" is "coloured" or "black".
 JOKER = "JOKER"
-#: A JOKER index needs this many letters stacked evenly (J, O, K, E and perhaps R).
+#: A JOKER index needs this many letters stacked evenly (J, O, K, E and perhaps R) ...
 JOKER_LETTERS = 4
+#: ... or only its J, O and K, where the J and the K read at least this surely (the E and the
+#: R run together, or into a frame line, and the chain stops).
+JOKER_SURE_LETTERS = 0.9
 #: ... its first letter must read as J and its third as K with at least this probability.
 JOKER_LETTER_P = 0.4
 #: The letters of a JOKER chain are this share of its first letter's size (a J is narrow: a
@@ -1021,7 +1024,8 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
 
     ``pairs`` are :func:`vision.detect.index_pairs`' proposals (a "J" above an "O" is one);
     ``image`` is the BGR working image the ink was found in, for the joker's colour.  The
-    glyph model knows J and K, which is enough: J, then any letter, then K, then another.
+    glyph model knows J and K, which is enough: J, then any letter, then K, then another
+    (or no other, where the J and the K read :data:`JOKER_SURE_LETTERS` surely).
     """
     singles = [pair for pair in pairs if len(pair.rank) == 1]
     if not singles:
@@ -1052,7 +1056,7 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
     starts = [
         (singles[i], [int(c) for c in chains[i] if c >= 0])
         for i in range(len(singles))
-        if int((chains[i] >= 0).sum()) >= JOKER_LETTERS
+        if int((chains[i] >= 0).sum()) >= JOKER_LETTERS - 1
     ]
     if not starts:
         return [], set()
@@ -1073,6 +1077,8 @@ def read_jokers(ink: Ink, pairs: list[IndexPair], image: np.ndarray) -> tuple[li
     for i in np.argsort(-(j_p * k_p)):
         pair, chain = starts[int(i)]
         if j_p[i] < JOKER_LETTER_P or k_p[i] < JOKER_LETTER_P or used & set(chain):
+            continue
+        if len(chain) < JOKER_LETTERS and min(j_p[i], k_p[i]) < JOKER_SURE_LETTERS:
             continue
         used |= set(chain)
         boxes = ink.boxes[chain]

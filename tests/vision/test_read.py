@@ -19,6 +19,7 @@ from vision.read import (
     _long_words,
     builtin_model,
     read_joker_words,
+    read_jokers,
     read_pairs,
 )
 from vision.scan import assemble, scan_image
@@ -374,6 +375,26 @@ def test_a_joker_word_whose_j_is_not_read_passes_by_its_k_and_the_holes_of_its_o
     paste(scene, joker_word_strip(word="IOKEX"), (400, 400), float(turn))
     ink = ink_components(scene, paper_regions(scene))
     assert read_joker_words(ink, scene, set())[0] == []
+
+
+@pytest.mark.parametrize("turn", [20, 200])
+def test_a_joker_whose_e_and_r_run_together_is_read_from_a_sure_j_and_k(turn: int) -> None:
+    # J, O and K stand apart, but a stroke joins the E to the R: the chain of letters stops
+    # after three. A sure J and a sure K are enough; without that rule nothing is read.
+    strip = np.full((170, 60, 3), 240, np.uint8)
+    font_scale = cv2.getFontScaleFromHeight(cv2.FONT_HERSHEY_SIMPLEX, 16, 2)
+    for k, letter in enumerate("JOKER"):
+        (letter_width, _), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, font_scale, 2)
+        origin = ((60 - letter_width) // 2, 28 + 27 * k)
+        cv2.putText(strip, letter, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (30, 30, 30), 2, cv2.LINE_AA)
+    cv2.line(strip, (24, 110), (24, 126), (30, 30, 30), 3)
+    scene = table(600, 600)
+    paste(scene, strip, (300, 300), float(turn))
+    ink = ink_components(scene, paper_regions(scene))
+    assert len(ink.boxes) == 4  # J, O, K and the E run into the R
+    pairs = [p for p in index_pairs(ink) if ink.is_whole(p)]
+    readings, _ = read_jokers(ink, pairs, scene)
+    assert [(r.rank, r.suit) for r in readings] == [("JOKER", "black")]
 
 
 def _cut_top_of_rank(ink: Ink, pair: IndexPair, share: float) -> Ink:
