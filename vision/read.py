@@ -1216,22 +1216,24 @@ def _has_hole(mask: np.ndarray) -> bool:
     )
 
 
+def _word_letter(word: _Word, letter: int) -> tuple[np.ndarray, tuple[float, float]]:
+    """The (h, w) uint8 mask of one ``letter`` of ``word``, in the word's box, and the box's
+    top-left (x, y)."""
+    x0, y0 = int(word.xs.min()), int(word.ys.min())
+    mask = np.zeros((int(word.ys.max()) - y0 + 1, int(word.xs.max()) - x0 + 1), np.uint8)
+    chosen = word.letter == letter
+    mask[word.ys[chosen] - y0, word.xs[chosen] - x0] = 1
+    return mask, (float(x0), float(y0))
+
+
 def _word_shaped_like_joker(word: _Word, end: int) -> bool:
     """True when ``word`` read from ``end`` (1: as measured, -1: from the other end) has an O
     (second letter) and an R (fifth) with holes and its last four letters' ink even."""
-    x0, y0 = int(word.xs.min()), int(word.ys.min())
-    shape = (int(word.ys.max()) - y0 + 1, int(word.xs.max()) - x0 + 1)
     order = list(range(JOKER_WORD_LETTERS)) if end > 0 else list(range(JOKER_WORD_LETTERS))[::-1]
     counts = np.array([np.count_nonzero(word.letter == letter) for letter in order[1:]])
     if counts.min() == 0 or counts.max() > JOKER_EVEN_INK * counts.min():
         return False
-    for letter in (order[1], order[-1]):
-        mask = np.zeros(shape, np.uint8)
-        chosen = word.letter == letter
-        mask[word.ys[chosen] - y0, word.xs[chosen] - x0] = 1
-        if not _has_hole(mask):
-            return False
-    return True
+    return all(_has_hole(_word_letter(word, letter)[0]) for letter in (order[1], order[-1]))
 
 
 def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[IndexReading], set[int]]:
@@ -1253,17 +1255,11 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
     heights = np.zeros(2 * len(tries), np.float32)
     widths = np.zeros(2 * len(tries), np.float32)
     for k, (word, end) in enumerate(tries):
-        x0, y0 = int(word.xs.min()), int(word.ys.min())
-        shape = (int(word.ys.max()) - y0 + 1, int(word.xs.max()) - x0 + 1)
         down = (end * word.axis[0], end * word.axis[1])
         first = 0 if end > 0 else JOKER_WORD_LETTERS - 1
         for j, letter in enumerate((first, JOKER_WORD_LETTERS // 2)):
-            mask = np.zeros(shape, np.uint8)
-            chosen = word.letter == letter
-            mask[word.ys[chosen] - y0, word.xs[chosen] - x0] = 1
-            squares[2 * k + j], heights[2 * k + j], widths[2 * k + j] = upright_glyph(
-                mask, (float(x0), float(y0)), down
-            )
+            mask, origin = _word_letter(word, letter)
+            squares[2 * k + j], heights[2 * k + j], widths[2 * k + j] = upright_glyph(mask, origin, down)
     probabilities = classify_glyphs(glyph_features_batch(squares, heights, widths), None)
     j_p = probabilities[0::2, CLASS_INDEX["J"]].copy()
     k_p = probabilities[1::2, CLASS_INDEX["K"]]
