@@ -63,7 +63,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.detect import Ink
 from vision.features import GLYPH_SIZE, glyph_aspects, glyph_features_batch, upright_glyph
 from vision.glyphnet import GlyphNet, backward, forward, initial_params, softmax
-from vision.read import CLASS_INDEX, CLASSES, CONTEXT_LENGTH, RANK_CLASSES, GlyphModel
+from vision.indexnet import PATCH_HEIGHT, PATCH_WIDTH, IndexNet, split_softmax
+from vision.read import CLASS_INDEX, CLASSES, CONTEXT_LENGTH, RANK_CLASSES, SUIT_CLASSES, GlyphModel
 from vision.synth.scene import CardLabel
 from vision.synth.text import is_held_out_font
 from vision.synth.text import truetype_fonts as synth_truetype_fonts
@@ -139,6 +140,11 @@ def truetype_text(path: str, text: str) -> np.ndarray | None:
     image = Image.new("L", (int(right - left) + 24, int(bottom - top) + 24), 0)
     ImageDraw.Draw(image).text((12 - left, 12 - top), text, fill=255, font=font)
     return np.asarray(image, dtype=np.uint8)
+
+
+def fonts_with_suits(fonts: list[str]) -> dict[str, list[str]]:
+    """Per suit, the ``fonts`` that draw its Unicode symbol."""
+    return {suit: [f for f in fonts if font_has(f, chars[0])] for suit, chars in UNICODE_SUITS.items()}
 
 
 def font_has(path: str, char: str) -> bool:
@@ -623,25 +629,14 @@ def synth_dataset(
     return np.stack(features), np.asarray(labels, np.int64)
 
 
-def scene_glyphs(
-    seed: int, negatives: bool = False, context: bool = False, describe: Describe = glyph_features_batch
-) -> tuple[list[np.ndarray], list[int]]:
-    """Index glyphs of one whole synthetic table scene (development families only), cut by
-    the scanner's own steps at its working size: fans with neighbours' edges, perspective,
-    shadows, blur and JPEG, as the reader meets them.  A proposed pair counts when all its
-    components lie in one labelled index corner and it points down that card.
-
-    With ``context``, the features are the context model's (:func:`vision.read.context_vectors`):
-    every proposed pair counts (fused parts and ranks joined to a line too, as the context
-    model reads them all), scene ink that is surely no index is "other" (``negatives``), and
-    each glyph is seen a second time with its "down" turned by up to 8 degrees."""
-    from companion.cards import Card, Deck
-    from vision.detect import index_pairs, ink_components, paper_regions, working_image
-    from vision.read import context_vectors, glyph_squares, glyph_vectors, turned
+def training_scene(seed: int) -> tuple[np.random.Generator, str, Ink, list[CardLabel], float]:
+    """One synthetic table scene of the development families (Tichu or standard, any layout,
+    a JPEG round trip) as the scanner sees it: the seed's generator (drawn on for more), the
+    game, the ink of the working image, the labels and the working scale."""
+    from vision.detect import ink_components, paper_regions, working_image
     from vision.synth import SceneSpec, render_scene
     from vision.synth.style import families
 
-    negatives = negatives or context
     rng = np.random.default_rng([seed, 77])
     game = "tichu" if rng.random() < 0.5 else "standard"
     width, height = ((1280, 720), (1600, 900), (1440, 1080), (720, 1280), (1920, 1080))[int(rng.integers(5))]
@@ -663,6 +658,27 @@ def scene_glyphs(
     image = image if decoded is None else decoded
     small, scale = working_image(image)
     ink = ink_components(small, paper_regions(small))
+    return rng, game, ink, labels, scale
+
+
+def scene_glyphs(
+    seed: int, negatives: bool = False, context: bool = False, describe: Describe = glyph_features_batch
+) -> tuple[list[np.ndarray], list[int]]:
+    """Index glyphs of one whole synthetic table scene (development families only), cut by
+    the scanner's own steps at its working size: fans with neighbours' edges, perspective,
+    shadows, blur and JPEG, as the reader meets them.  A proposed pair counts when all its
+    components lie in one labelled index corner and it points down that card.
+
+    With ``context``, the features are the context model's (:func:`vision.read.context_vectors`):
+    every proposed pair counts (fused parts and ranks joined to a line too, as the context
+    model reads them all), scene ink that is surely no index is "other" (``negatives``), and
+    each glyph is seen a second time with its "down" turned by up to 8 degrees."""
+    from companion.cards import Card, Deck
+    from vision.detect import index_pairs
+    from vision.read import context_vectors, glyph_squares, glyph_vectors, turned
+
+    negatives = negatives or context
+    rng, game, ink, labels, scale = training_scene(seed)
     # For the glyph model, whole components only: the parts of fused indices
     # (vision.detect.fused_parts) are read by the same model, but training on them measured
     # no better on the development sets, and this keeps the shipped model the one this
@@ -816,10 +832,7 @@ def build_dataset(
     occlusions: float = 0.0,
     describe: Describe = glyph_features_batch,
 ) -> tuple[np.ndarray, np.ndarray]:
-    suit_fonts = {
-        suit: [f for f in fonts if all(font_has(f, ch) for ch in chars[:1])]
-        for suit, chars in UNICODE_SUITS.items()
-    }
+    suit_fonts = fonts_with_suits(fonts)
     features: list[np.ndarray] = []
     labels: list[int] = []
     for label in CLASSES:
@@ -967,6 +980,11 @@ def main() -> int:
         action="store_true",
         help="train the glyph network (vision/models/glyphnet.npz) on the same kinds of glyphs instead",
     )
+    parser.add_argument(
+        "--indexnet",
+        action="store_true",
+        help="train the index patch network (vision/models/indexnet.npz) on --scenes scenes instead",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--hidden", type=int, default=160)
     parser.add_argument("--seed", type=int, default=2024)
@@ -983,9 +1001,19 @@ def main() -> int:
     scenes = args.scenes if args.scenes is not None else (2000 if net else 1500)
     describe = pixels_of if net else glyph_features_batch
     models = Path(__file__).resolve().parents[1] / "vision/models"
-    name = "context.npz" if args.context else "glyphnet.npz" if net else "glyphs.npz"
+    name = (
+        "indexnet.npz"
+        if args.indexnet
+        else "context.npz"
+        if args.context
+        else "glyphnet.npz"
+        if net
+        else "glyphs.npz"
+    )
     output = args.output or str(models / name)
     rng = np.random.default_rng(args.seed)
+    if args.indexnet:
+        return indexnet_main(args.scenes or 3000, args.seed, args.workers, args.epochs or NET_EPOCHS, output)
     if args.context:
         return train_context(rng, scenes, args.seed, args.workers, args.hidden, epochs, output)
     fonts = truetype_fonts()
@@ -1023,7 +1051,7 @@ def main() -> int:
     return saved(model, output, started)
 
 
-def saved(model: GlyphModel | GlyphNet, output: str, started: float) -> int:
+def saved(model: GlyphModel | GlyphNet | IndexNet, output: str, started: float) -> int:
     """Save ``model`` to ``output`` and say so (size, time since ``started``); exit status 0."""
     model.save(output)
     size = os.path.getsize(output) // 1024
@@ -1045,6 +1073,343 @@ def train_context(
     train_accuracy = float((model.probabilities(x).argmax(axis=1) == y).mean())
     print(f"accuracy: training {train_accuracy:.3f}, other scenes {valid:.3f}", file=sys.stderr)
     return saved(model, output, started)
+
+
+# --- the index patch network (vision/indexnet.py) ------------------------------------------
+
+#: A proposed pair reads as its card's index when its rank and suit centres lie in a
+#: labelled index corner grown this much about its centre, and it points down that card.
+INDEX_GROWTH = 1.3
+#: Negatives kept a scene: at most this many times its positives, and this many more.
+INDEX_NEGATIVES = (2, 8)
+PATCH_SHAPE = (PATCH_HEIGHT, PATCH_WIDTH)
+RANK_OUT: tuple[str, ...] = (*RANK_CLASSES, "other")
+SUIT_OUT: tuple[str, ...] = (*SUIT_CLASSES, "other")
+RANK_OTHER = len(RANK_OUT) - 1
+SUIT_OTHER = len(SUIT_OUT) - 1
+
+
+def scene_patches(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Index patches (:func:`vision.indexnet.index_patches`, as uint8) of the pairs the
+    scanner proposes in one development-family table scene (:func:`training_scene`), their
+    log unit-to-size ratios, and their rank and suit labels (indices into ``RANK_OUT`` and
+    ``SUIT_OUT``):
+
+    - a pair whose rank and suit lie in a labelled (fully shown) index corner, pointing down
+      that card, is that card's index; it is also seen once more turned, zoomed and shifted
+      a little, as a neighbour's scrap of ink moves a proposal;
+    - a pair off every card, in the middle of the card on top there (pips, pictures), or
+      turned across a shown index (a rank paired with its neighbour), is "other" for both;
+    - the rest (half-hidden indices, jokers' and specials' corners) is left out."""
+    from companion.cards import Card, Deck
+    from vision.detect import index_pairs
+    from vision.indexnet import index_patches, pair_frames
+    from vision.read import turned
+
+    rng, game, ink, labels, scale = training_scene(seed)
+    pairs = index_pairs(ink)
+    empty = (np.zeros((0, PATCH_SHAPE[0], PATCH_SHAPE[1]), np.uint8), np.zeros(0, np.float32))
+    if not pairs or ink.darkness is None:
+        return (*empty, np.zeros(0, np.int64), np.zeros(0, np.int64))
+    origins, downs, units, ratios = pair_frames(ink, pairs)
+    suits_at = ink.centers[[p.suit for p in pairs]]
+    rank_of = np.full(len(pairs), -1, np.int64)  # -1: left out; RANK_OTHER with SUIT_OTHER: other
+    suit_of = np.full(len(pairs), -1, np.int64)
+    settled = np.zeros(len(pairs), bool)
+    deck = Deck.TICHU if game == "tichu" else Deck.STANDARD
+    for label in reversed(labels):  # the card on top first
+        corners = np.asarray(label.corners, np.float32) / scale
+        outline = corners.reshape(-1, 1, 2)
+        on_card = np.array(
+            [
+                not settled[i] and cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0
+                for i, (x, y) in enumerate(origins)
+            ],
+            bool,
+        )
+        if not on_card.any():
+            continue
+        card = Card.parse(label.card, deck)
+        card_down = corners[3] - corners[0]
+        card_down /= max(float(np.linalg.norm(card_down)), 1e-6)
+        for polygon in label.index_corners:
+            box = np.asarray(polygon, np.float32) / scale
+            centre = box.mean(axis=0)
+            grown = (centre + INDEX_GROWTH * (box - centre)).reshape(-1, 1, 2)
+            top = min(float(np.linalg.norm(centre - corners[i])) for i in (0, 1))
+            bottom = min(float(np.linalg.norm(centre - corners[i])) for i in (2, 3))
+            index_down = card_down if top < bottom else -card_down
+            for i in np.flatnonzero(on_card & ~settled):
+                if cv2.pointPolygonTest(grown, (float(origins[i, 0]), float(origins[i, 1])), False) < 0:
+                    continue
+                facing = float(np.dot(downs[i], index_down))
+                suit_in = (
+                    cv2.pointPolygonTest(grown, (float(suits_at[i, 0]), float(suits_at[i, 1])), False) >= 0
+                )
+                if facing >= 0.8 and suit_in and card.rank is not None and card.suit is not None:
+                    rank_of[i] = RANK_CLASSES.index(RANK_CLASSES[card.rank - 1])
+                    suit_of[i] = SUIT_OUT.index(card.suit.name.lower())
+                elif facing < 0.5 and card.rank is not None:
+                    rank_of[i], suit_of[i] = RANK_OTHER, SUIT_OTHER
+                settled[i] = True
+        # Card coordinates by the affine map of three corners (as scrap_components).
+        origin, across, down = corners[0], corners[1] - corners[0], corners[3] - corners[0]
+        axes = np.stack([across, down], axis=1).astype(np.float64)
+        if abs(float(np.linalg.det(axes))) < 1.0:
+            settled |= on_card
+            continue
+        uv = (origins - origin) @ np.linalg.inv(axes).T
+        near_u = np.minimum(uv[:, 0], 1 - uv[:, 0])
+        near_v = np.minimum(uv[:, 1], 1 - uv[:, 1])
+        middle = (near_u >= CORNER_ZONE[0]) | (near_v >= CORNER_ZONE[1])
+        fresh = on_card & ~settled
+        rank_of[fresh & middle], suit_of[fresh & middle] = RANK_OTHER, SUIT_OTHER
+        settled |= on_card
+    rank_of[~settled], suit_of[~settled] = RANK_OTHER, SUIT_OTHER  # off every card
+    positive = np.flatnonzero((suit_of >= 0) & (suit_of != SUIT_OTHER))
+    negative = np.flatnonzero(suit_of == SUIT_OTHER)
+    keep = INDEX_NEGATIVES[0] * len(positive) + INDEX_NEGATIVES[1]
+    negative = rng.permutation(negative)[:keep]
+    # Positives once more, turned up to 8 degrees, zoomed 0.85-1.2 and shifted a little.
+    jitter_downs = np.array(
+        [turned((float(d[0]), float(d[1])), float(rng.uniform(-8, 8))) for d in downs[positive]], np.float32
+    ).reshape(-1, 2)
+    zoom = rng.uniform(0.85, 1.2, len(positive)).astype(np.float32)
+    shift = (rng.normal(0, 0.1, (len(positive), 2)) * units[positive, None]).astype(np.float32)
+    rows = np.concatenate([positive, negative])
+    all_origins = np.concatenate([origins[rows], origins[positive] + shift])
+    all_downs = np.concatenate([downs[rows], jitter_downs])
+    all_units = np.concatenate([units[rows], units[positive] * zoom])
+    all_ratios = np.concatenate([ratios[rows], ratios[positive] + np.log(zoom)])
+    patches = index_patches(ink.darkness, all_origins, all_downs, all_units)
+    ranks = np.concatenate([rank_of[rows], rank_of[positive]])
+    suits = np.concatenate([suit_of[rows], suit_of[positive]])
+    return (
+        np.round(np.clip(patches, 0, 1) * 255).astype(np.uint8),
+        all_ratios.astype(np.float32),
+        ranks,
+        suits,
+    )
+
+
+#: Drawn indices (:func:`drawn_index`) are this share "other": a rank on its side above a
+#: suit, or a pip above a pip.
+DRAWN_OTHER = 0.25
+#: Drawn indices added to the scenes' patches.
+DRAWN_INDICES = 60_000
+
+
+def _inked(canvas: np.ndarray) -> np.ndarray:
+    """``canvas`` (uint8, ink bright) cut to its ink."""
+    ys, xs = np.nonzero(canvas > 60)
+    return canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1] if xs.size else canvas
+
+
+def _placed(board: np.ndarray, glyph: np.ndarray, height: float, centre: tuple[float, float]) -> None:
+    """Draw ``glyph`` (uint8, ink bright) ``height`` pixels high centred at ``centre`` on
+    ``board`` (float32, in place, ink kept where brightest)."""
+    scale = height / max(1, glyph.shape[0])
+    width = max(1, round(glyph.shape[1] * scale * math.exp(0.0)))
+    small = cv2.resize(glyph, (width, max(1, round(height))), interpolation=cv2.INTER_AREA).astype(np.float32)
+    x0, y0 = round(centre[0] - small.shape[1] / 2), round(centre[1] - small.shape[0] / 2)
+    x1, y1 = x0 + small.shape[1], y0 + small.shape[0]
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(board.shape[1], x1), min(board.shape[0], y1)
+    if cx1 > cx0 and cy1 > cy0:
+        part = small[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] / 255.0
+        board[cy0:cy1, cx0:cx1] = np.maximum(board[cy0:cy1, cx0:cx1], part)
+
+
+def drawn_index(
+    rng: np.random.Generator, fonts: list[str], suit_fonts: dict[str, list[str]]
+) -> tuple[np.ndarray, float, int, int] | None:
+    """One index corner drawn from fonts and suit drawings rather than from a deck family
+    (lettering and symbols of every kind, 8 to 40 pixels, spaced and aligned differently,
+    sometimes beside a neighbour's dark rim or crossed by a frame line, blurred and noisy),
+    cut as :func:`vision.indexnet.index_patches` cuts the scanner's proposals: its patch, log
+    unit-to-size ratio, rank and suit labels (into ``RANK_OUT``, ``SUIT_OUT``); None when a
+    draw failed."""
+    from vision.indexnet import index_patches
+    from vision.read import turned
+
+    other = rng.random() < DRAWN_OTHER
+    rank = str(rng.choice(RANK_CLASSES[1:]))
+    suit = str(rng.choice(SUIT_CLASSES))
+    if fonts and rng.random() < 0.65:
+        text = truetype_text(fonts[int(rng.integers(0, len(fonts)))], rank)
+    else:
+        text = hershey_text(rng, rank)
+    symbol: np.ndarray | None = None
+    candidates = suit_fonts.get(suit, [])
+    if candidates and rng.random() < 0.3:
+        chars = UNICODE_SUITS[suit]
+        symbol = truetype_text(
+            candidates[int(rng.integers(0, len(candidates)))], chars[int(rng.integers(len(chars)))]
+        )
+    if symbol is None:
+        symbol = SUIT_DRAWERS[suit](rng, 96.0)
+    if text is None:
+        return None
+    top, bottom = _inked(text), _inked(symbol)
+    if other:
+        if rng.random() < 0.5:
+            top = _inked(SUIT_DRAWERS[str(rng.choice(SUIT_CLASSES))](rng, 96.0))  # pips
+        else:
+            top = np.rot90(top, int(rng.choice((1, 3)))).copy()  # a rank on its side
+    rank_height = float(np.exp(rng.uniform(np.log(8), np.log(40))))
+    suit_height = rank_height * rng.uniform(0.45, 0.9)
+    side = int(rank_height * 6)
+    board = np.zeros((side, side), np.float32)
+    rank_centre = (side / 2 + rng.uniform(-0.1, 0.1) * rank_height, side / 2 - 0.5 * rank_height)
+    gap = rank_height * rng.uniform(0.02, 0.4)
+    suit_centre = (
+        rank_centre[0] + rng.uniform(-0.2, 0.2) * rank_height,
+        rank_centre[1] + rank_height / 2 + gap + suit_height / 2,
+    )
+    _placed(board, top, rank_height, rank_centre)
+    _placed(board, bottom, suit_height, suit_centre)
+    if rng.random() < 0.35:  # the next card's dark rim, to the right, maybe over the rank
+        x = int(rank_centre[0] + rank_height * rng.uniform(0.25, 1.2))
+        board[:, x : x + max(1, int(rank_height * rng.uniform(0.1, 0.6)))] = 1.0
+        board[:, x + max(1, int(rank_height * 0.6)) :] *= rng.uniform(0.0, 1.0)
+    if rng.random() < 0.25:  # a thin frame line
+        offset = rank_height * rng.uniform(-0.8, 0.8)
+        if rng.random() < 0.5:
+            x = int(rank_centre[0] - rank_height * 0.8 + offset)
+            board[:, max(0, x) : max(0, x) + int(rng.integers(1, 3))] = 1.0
+        else:
+            y = int(rank_centre[1] - rank_height * 0.8 + offset)
+            board[max(0, y) : max(0, y) + int(rng.integers(1, 3)), :] = 1.0
+    if rng.random() < 0.6:
+        board = np.asarray(cv2.GaussianBlur(board, (0, 0), rng.uniform(0.3, 1.2)), np.float32)
+    contrast = rng.uniform(0.4, 1.0)  # (drawn before the noise: the shipped network's order)
+    board = board * contrast + rng.normal(0, rng.uniform(0, 0.08), board.shape).astype(np.float32)
+    darkness = np.clip(board, 0.0, 1.0).astype(np.float32)
+    # The frame as the scanner would propose it: from the rank's and the suit's ink centres.
+    placed_rank = np.zeros_like(board)
+    _placed(placed_rank, top, rank_height, rank_centre)
+    ys, xs = np.nonzero(placed_rank > 0.4)
+    if xs.size < 3:
+        return None
+    origin = np.array([xs.mean(), ys.mean()], np.float32)
+    size = float(np.hypot(np.ptp(xs) + 1, np.ptp(ys) + 1)) / 1.25
+    unit = float(np.hypot(suit_centre[0] - origin[0], suit_centre[1] - origin[1])) * rng.uniform(0.9, 1.1)
+    unit = float(np.clip(unit, 0.6 * size, 2.0 * size))
+    down = np.array(turned((0.0, 1.0), float(rng.normal(0, 4))), np.float32)
+    origin += rng.normal(0, 0.06 * unit, 2).astype(np.float32)
+    patch = index_patches(darkness, origin[None], down[None], np.array([unit], np.float32))[0]
+    labels = (RANK_OTHER, SUIT_OTHER) if other else (RANK_OUT.index(rank), SUIT_OUT.index(suit))
+    return patch, float(np.log(unit / max(size, 1.0))), labels[0], labels[1]
+
+
+def drawn_patches(count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``count`` :func:`drawn_index` patches (uint8), ratios and labels."""
+    rng = np.random.default_rng([seed, 91])
+    fonts = truetype_fonts()
+    suit_fonts = fonts_with_suits(fonts)
+    patches: list[np.ndarray] = []
+    ratios: list[float] = []
+    ranks: list[int] = []
+    suits: list[int] = []
+    while len(ranks) < count:
+        drawn = drawn_index(rng, fonts, suit_fonts)
+        if drawn is None:
+            continue
+        patches.append(np.round(np.clip(drawn[0], 0, 1) * 255).astype(np.uint8))
+        ratios.append(drawn[1])
+        ranks.append(drawn[2])
+        suits.append(drawn[3])
+    return (
+        np.stack(patches),
+        np.asarray(ratios, np.float32),
+        np.asarray(ranks, np.int64),
+        np.asarray(suits, np.int64),
+    )
+
+
+def patch_dataset(
+    scenes: int, seed: int, workers: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`scene_patches` of ``scenes`` scenes, drawn in parallel (each from its own seed)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(scene_patches, [seed * 100_000 + i for i in range(scenes)], chunksize=8))
+    return tuple(np.concatenate([part[k] for part in parts]) for k in range(4))  # type: ignore[return-value]
+
+
+def train_indexnet(
+    patches: np.ndarray,
+    ratios: np.ndarray,
+    ranks: np.ndarray,
+    suits: np.ndarray,
+    rng: np.random.Generator,
+    epochs: int,
+) -> IndexNet:
+    """Train :mod:`vision.indexnet` (both heads, their cross-entropies added) with Adam; a
+    twentieth of the patches, held back, is measured after each pass."""
+    order = rng.permutation(len(ranks))
+    held, kept = order[: len(ranks) // 20], order[len(ranks) // 20 :]
+    params = initial_params(rng, len(RANK_OUT) + len(SUIT_OUT), PATCH_SHAPE)
+    moments = {name: np.zeros_like(value) for name, value in params.items()}
+    velocities = {name: np.zeros_like(value) for name, value in params.items()}
+    step = 0
+    for epoch in range(epochs):
+        rate = NET_RATE * 0.5 ** (epoch / max(1, epochs // 3))
+        shuffled = rng.permutation(kept)
+        for start in range(0, len(shuffled), NET_BATCH):
+            rows = shuffled[start : start + NET_BATCH]
+            x = patches[rows].astype(np.float32) / 255.0
+            x *= rng.uniform(0.7, 1.3, (len(rows), 1, 1)).astype(np.float32)  # fainter or bolder ink
+            x += rng.normal(0, 0.03, x.shape).astype(np.float32)
+            logits, cache = forward(params, x, ratios[rows])
+            rank_p, suit_p = split_softmax(logits, len(RANK_OUT))
+            rank_p[np.arange(len(rows)), ranks[rows]] -= 1
+            suit_p[np.arange(len(rows)), suits[rows]] -= 1
+            grads = backward(params, cache, np.concatenate([rank_p, suit_p], axis=1) / len(rows))
+            step += 1
+            for name, value in params.items():
+                grad = grads[name] + NET_DECAY * value if name[0] in "wf" else grads[name]
+                moments[name] = 0.9 * moments[name] + 0.1 * grad
+                velocities[name] = 0.999 * velocities[name] + 0.001 * grad * grad
+                m_hat = moments[name] / (1 - 0.9**step)
+                v_hat = velocities[name] / (1 - 0.999**step)
+                value -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+        net = IndexNet(params, RANK_OUT, SUIT_OUT)
+        rank_p, suit_p = net.probabilities(patches[held].astype(np.float32) / 255.0, ratios[held])
+        both = (rank_p.argmax(axis=1) == ranks[held]) & (suit_p.argmax(axis=1) == suits[held])
+        cards = suits[held] != SUIT_OTHER
+        print(
+            f"epoch {epoch + 1}/{epochs} rate {rate:.5f} held back: both right {both.mean():.4f},"
+            f" indices {both[cards].mean():.4f}, other {both[~cards].mean():.4f}",
+            file=sys.stderr,
+        )
+    return IndexNet(params, RANK_OUT, SUIT_OUT)
+
+
+def indexnet_main(scenes: int, seed: int, workers: int, epochs: int, output: str) -> int:
+    """Train and save the index patch network on the pairs of ``scenes`` table scenes."""
+    started = time.time()
+    cache = os.environ.get("TRICKMATE_PATCH_CACHE")  # reuse one drawing across training runs
+    if cache and os.path.exists(cache):
+        with np.load(cache) as arrays:
+            patches, ratios, ranks, suits = (arrays[k] for k in ("patches", "ratios", "ranks", "suits"))
+    else:
+        patches, ratios, ranks, suits = patch_dataset(scenes, seed, workers)
+        if cache:
+            np.savez(cache, patches=patches, ratios=ratios, ranks=ranks, suits=suits)
+    # Indices drawn from fonts too, so that lettering unlike the development families' reads.
+    drawn = drawn_patches(DRAWN_INDICES, seed)
+    patches, ratios, ranks, suits = (
+        np.concatenate([a, b]) for a, b in zip((patches, ratios, ranks, suits), drawn, strict=True)
+    )
+    cards = int((suits != SUIT_OTHER).sum())
+    print(
+        f"{len(ranks)} patches ({cards} of indices) from {scenes} scenes in {time.time() - started:.0f}s",
+        file=sys.stderr,
+    )
+    net = train_indexnet(patches, ratios, ranks, suits, np.random.default_rng(seed), epochs)
+    return saved(net, output, started)
 
 
 if __name__ == "__main__":

@@ -40,21 +40,24 @@ class _Cache(NamedTuple):
     hidden: np.ndarray  # (N, HIDDEN) hidden activations (after ReLU)
 
 
-def initial_params(rng: np.random.Generator, classes: int) -> Params:
-    """He-initialised weights for ``classes`` outputs.
+def initial_params(
+    rng: np.random.Generator, classes: int, shape: tuple[int, int] = (GLYPH_SIZE, GLYPH_SIZE)
+) -> Params:
+    """He-initialised weights for ``classes`` outputs from inputs of ``shape`` (rows, columns).
 
     >>> params = initial_params(np.random.default_rng(0), 23)
     >>> params["w0"].shape, params["w2"].shape, params["f1"].shape, params["f2"].shape
     ((25, 8), (144, 32), (513, 64), (64, 23))
     """
     params: Params = {}
-    channels, side = 1, GLYPH_SIZE
+    channels, (rows, columns) = 1, shape
     for i, (out, kernel, stride, pad) in enumerate(LAYERS):
         fan_in = channels * kernel * kernel
         params[f"w{i}"] = rng.normal(0, np.sqrt(2 / fan_in), (fan_in, out)).astype(np.float32)
         params[f"b{i}"] = np.zeros(out, np.float32)
-        channels, side = out, (side + 2 * pad - kernel) // stride + 1
-    flat = side * side * channels + 1
+        channels = out
+        rows, columns = ((side + 2 * pad - kernel) // stride + 1 for side in (rows, columns))
+    flat = rows * columns * channels + 1
     params["f1"] = rng.normal(0, np.sqrt(2 / flat), (flat, HIDDEN)).astype(np.float32)
     params["g1"] = np.zeros(HIDDEN, np.float32)
     params["f2"] = rng.normal(0, np.sqrt(1 / HIDDEN), (HIDDEN, classes)).astype(np.float32)

@@ -1,0 +1,107 @@
+"""vision.indexnet: index patches cut in a pair's own frame, and the shipped network reading them."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.conftest import draw_card, paste, suit_shape, table
+from vision.detect import IndexPair, Ink, index_pairs, ink_components, paper_regions
+from vision.indexnet import PATCH_HEIGHT, PATCH_WIDTH, index_net, index_patches, pair_frames
+
+
+def _letter_l() -> np.ndarray:
+    darkness = np.zeros((80, 80), np.float32)
+    darkness[20:50, 30:35] = 1.0  # the upright stroke
+    darkness[45:50, 30:48] = 1.0  # the foot, to the right
+    return darkness
+
+
+def test_a_patch_is_cut_upright_in_the_frame_of_its_down() -> None:
+    upright = index_patches(
+        _letter_l(),
+        np.array([[32, 35]], np.float32),
+        np.array([[0, 1]], np.float32),
+        np.array([12], np.float32),
+    )[0]
+    # The same letter turned a quarter clockwise on screen: its "down" now points left.
+    turned = np.rot90(_letter_l(), k=-1).copy()
+    # (x, y) -> (79 - y, x) under that turn.
+    sideways = index_patches(
+        turned,
+        np.array([[79 - 35, 32]], np.float32),
+        np.array([[-1, 0]], np.float32),
+        np.array([12], np.float32),
+    )[0]
+    assert upright.shape == (PATCH_HEIGHT, PATCH_WIDTH)
+    assert np.abs(upright - sideways).max() < 1e-4
+    # The foot runs to the right of the stroke, below the origin, as drawn.
+    rows, columns = np.nonzero(upright > 0.5)
+    assert columns.max() - PATCH_WIDTH / 2 > PATCH_WIDTH / 2 - columns.min()
+    assert rows.max() > PATCH_HEIGHT / 2
+
+
+def test_a_frame_far_larger_than_the_patch_reads_a_halved_image() -> None:
+    darkness = np.zeros((400, 400), np.float32)
+    darkness[100:300, 198:202] = 1.0  # a thin line, 4 px wide
+    patch = index_patches(
+        darkness,
+        np.array([[200, 150]], np.float32),
+        np.array([[0, 1]], np.float32),
+        np.array([120], np.float32),
+    )[0]
+    # Sampled every 8 pixels straight from the image a 4-pixel line could vanish; it is seen.
+    assert patch[:, PATCH_WIDTH // 2 - 2 : PATCH_WIDTH // 2 + 2].max() > 0.3
+
+
+def _proposals(photo: np.ndarray) -> tuple[Ink, list[IndexPair]]:
+    ink = ink_components(photo, paper_regions(photo))
+    assert ink.darkness is not None
+    return ink, index_pairs(ink)
+
+
+def _drawn_index_readings(rank: str, suit: str, scale: float, angle: float) -> tuple[str, str, float]:
+    """The shipped network's best reading of the pairs proposed at a drawn card's indices."""
+    photo = table(500, 500)
+    paste(photo, draw_card(rank, suit, scale), (250, 250), angle)
+    ink = ink_components(photo, paper_regions(photo))
+    assert ink.darkness is not None
+    pairs = index_pairs(ink)
+    net = index_net()
+    origins, downs, units, ratios = pair_frames(ink, pairs)
+    ranks_p, suits_p = net.probabilities(index_patches(ink.darkness, origins, downs, units), ratios)
+    best = int(np.argmax(ranks_p[:, :-1].max(axis=1) * suits_p[:, :-1].max(axis=1)))
+    score = float(ranks_p[best, :-1].max() * suits_p[best, :-1].max())
+    return net.ranks[int(ranks_p[best].argmax())], net.suits[int(suits_p[best].argmax())], score
+
+
+@pytest.mark.parametrize(
+    ("rank", "suit", "scale", "angle"),
+    [
+        ("K", "spades", 1.0, 0.0),
+        ("7", "hearts", 1.3, 30.0),
+        ("A", "clubs", 0.9, -120.0),
+        ("Q", "diamonds", 1.1, 200.0),
+    ],
+)
+def test_the_shipped_network_reads_a_drawn_index(rank: str, suit: str, scale: float, angle: float) -> None:
+    assert _drawn_index_readings(rank, suit, scale, angle)[:2] == (rank, suit)
+
+
+@pytest.mark.parametrize("suit", ["spades", "hearts", "clubs", "diamonds"])
+def test_the_shipped_network_reads_pips_as_no_index(suit: str) -> None:
+    # Two pips one above the other, alone on paper: a pair the scanner proposes, but no index.
+    photo = table(400, 400)
+    cv2.rectangle(photo, (120, 80), (280, 320), (242, 242, 242), -1)
+    pip = suit_shape(suit, 22)
+    for top in (140, 172):
+        region = photo[top : top + pip.shape[0], 189 : 189 + pip.shape[1]]
+        region[pip > 128] = (20, 20, 20)
+    ink, pairs = _proposals(photo)
+    assert len(pairs) == 2  # each pip above the other
+    assert ink.darkness is not None
+    net = index_net()
+    origins, downs, units, ratios = pair_frames(ink, pairs)
+    ranks_p, suits_p = net.probabilities(index_patches(ink.darkness, origins, downs, units), ratios)
+    assert (ranks_p[:, -1] > 0.9).all() and (suits_p[:, -1] > 0.9).all()

@@ -1,0 +1,157 @@
+"""Reading an index corner whole, from the photo's ink rather than from cut components.
+
+The glyph readers of :mod:`vision.read` see one connected component at a time, so a rank
+whose stroke was cut away with a frame line, split in two, or blurred into its suit is
+misread before any reader looks at it.  The *index patch* of a proposed pair is instead
+the ink darkness of the whole index corner, cut straight from the working image in the
+pair's own frame: origin at the rank's centre, "down" towards the suit, one unit the
+distance from rank to suit.  Whatever the segmentation did, the patch still shows the
+rank and the suit as printed.
+
+:class:`IndexNet` (the convolutions of :mod:`vision.glyphnet` over a
+``PATCH_HEIGHT`` x ``PATCH_WIDTH`` patch, with two outputs: the rank and the suit, each
+with "other") reads it.  numpy only; the weights ship in ``vision/models/indexnet.npz``,
+trained by ``scripts/train_reader.py --indexnet`` on the scanner's own proposals in
+synthetic table scenes of the development deck families.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import io
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.detect import IndexPair, Ink
+from vision.glyphnet import Params, forward, softmax
+
+#: Patch size in pixels (rows down the index, columns across it).
+PATCH_HEIGHT = 40
+PATCH_WIDTH = 32
+#: What the patch covers, in rank-to-suit distances from the rank's centre: across (left,
+#: right) and down (above, below); the suit's centre lies at (0, 1).
+ACROSS = (-1.1, 1.1)
+DOWN = (-1.0, 1.8)
+#: The rank-to-suit distance is kept within these multiples of the rank's size (a suit
+#: proposed too near or too far would zoom the patch out of all measure).
+UNIT_LIMITS = (0.6, 2.0)
+
+
+def pair_frames(ink: Ink, pairs: list[IndexPair]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each pair's frame: (N, 2) origins (the rank's centre), (N, 2) unit downs, (N,) units
+    (the rank-to-suit distance, pixels) and (N,) log ratios of unit to rank size.
+
+    >>> labels = np.zeros((10, 10), np.int32)
+    >>> ink = Ink(labels, np.zeros((2, 4), np.int32), np.array([[10, 10], [10, 22]], np.float32),
+    ...           np.array([12, 8], np.float32), np.zeros(2, np.int32))
+    >>> origins, downs, units, ratios = pair_frames(ink, [IndexPair((0,), 1, (0.0, 1.0))])
+    >>> origins.tolist(), downs.tolist(), units.tolist(), ratios.round(2).tolist()
+    ([[10.0, 10.0]], [[0.0, 1.0]], [12.0], [0.0])
+    """
+    count = len(pairs)
+    origins = np.zeros((count, 2), np.float32)
+    downs = np.zeros((count, 2), np.float32)
+    units = np.zeros(count, np.float32)
+    sizes = np.zeros(count, np.float32)
+    for i, pair in enumerate(pairs):
+        rank = list(pair.rank)
+        origins[i] = ink.centers[rank].mean(axis=0)
+        downs[i] = pair.down
+        units[i] = float(np.hypot(*(ink.centers[pair.suit] - origins[i])))
+        sizes[i] = float(ink.sizes[rank].max())
+    sizes = np.maximum(sizes, 1.0)
+    units = np.clip(units, UNIT_LIMITS[0] * sizes, UNIT_LIMITS[1] * sizes)
+    return origins, downs, units, np.log(units / sizes).astype(np.float32)
+
+
+def index_patches(
+    darkness: np.ndarray, origins: np.ndarray, downs: np.ndarray, units: np.ndarray
+) -> np.ndarray:
+    """(N, PATCH_HEIGHT, PATCH_WIDTH) float32 patches of (H, W) float32 ``darkness`` in each
+    frame (:func:`pair_frames`); outside the image is 0 (paper).  A frame much larger than
+    the patch is read from a halved (blurred) copy of the image, so thin strokes are not
+    lost between samples.
+
+    >>> darkness = np.zeros((60, 60), np.float32); darkness[20:30, 28:32] = 1.0  # a bar
+    >>> patch = index_patches(darkness, np.array([[30, 25]], np.float32),
+    ...                       np.array([[0, 1]], np.float32), np.array([10], np.float32))[0]
+    >>> patch.shape, bool(patch[14, 16] > 0.9), bool(patch[14, 4] < 0.1)
+    ((40, 32), True, True)
+    """
+    patches = np.zeros((len(origins), PATCH_HEIGHT, PATCH_WIDTH), np.float32)
+    if not len(origins):
+        return patches
+    step_across = (ACROSS[1] - ACROSS[0]) / PATCH_WIDTH
+    step_down = (DOWN[1] - DOWN[0]) / PATCH_HEIGHT
+    levels = [darkness]
+    for i in range(len(origins)):
+        spacing = float(units[i]) * max(step_across, step_down)
+        level = 0
+        while spacing > 2.0 and level < 3:
+            spacing /= 2.0
+            level += 1
+        while len(levels) <= level:
+            levels.append(cv2.pyrDown(levels[-1]))
+        source = levels[level]
+        factor = 0.5**level
+        down = downs[i].astype(np.float64)
+        right = np.array([down[1], -down[0]])
+        unit = float(units[i]) * factor
+        # Patch pixel (column, row) -> image point; pixel centres sit half a step in.
+        corner = origins[i].astype(np.float64) * factor + 0.5 * (factor - 1.0)
+        corner += unit * ((ACROSS[0] + 0.5 * step_across) * right + (DOWN[0] + 0.5 * step_down) * down)
+        matrix = np.stack([unit * step_across * right, unit * step_down * down, corner], axis=1)
+        patches[i] = cv2.warpAffine(
+            source,
+            matrix,
+            (PATCH_WIDTH, PATCH_HEIGHT),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0.0,
+        )
+    return patches
+
+
+class IndexNet:
+    """The trained network: :meth:`probabilities` of index patches."""
+
+    def __init__(self, params: Params, ranks: tuple[str, ...], suits: tuple[str, ...]) -> None:
+        self.params = {name: value.astype(np.float32) for name, value in params.items()}
+        self.ranks = ranks
+        self.suits = suits
+
+    def probabilities(self, patches: np.ndarray, ratios: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, PATCH_HEIGHT, PATCH_WIDTH) patches and (N,) log unit-to-size ratios -> (N,
+        ranks) and (N, suits) probabilities (each with "other" last)."""
+        if len(patches) == 0:
+            return np.zeros((0, len(self.ranks)), np.float32), np.zeros((0, len(self.suits)), np.float32)
+        logits = forward(self.params, patches, ratios, keep=False)[0]
+        return split_softmax(logits, len(self.ranks))
+
+    def save(self, file: io.BytesIO | str) -> None:
+        """Weights in float16, with the class names."""
+        arrays: dict[str, Any] = {name: value.astype(np.float16) for name, value in self.params.items()}
+        np.savez_compressed(file, ranks=np.array(self.ranks), suits=np.array(self.suits), **arrays)
+
+    @classmethod
+    def from_npz(cls, data: bytes) -> IndexNet:
+        with np.load(io.BytesIO(data)) as arrays:
+            ranks = tuple(str(c) for c in arrays["ranks"])
+            suits = tuple(str(c) for c in arrays["suits"])
+            params = {name: arrays[name] for name in arrays.files if name not in ("ranks", "suits")}
+        return cls(params, ranks, suits)
+
+
+def split_softmax(logits: np.ndarray, ranks: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two heads' probabilities: softmax over the first ``ranks`` columns and over the rest."""
+    return softmax(logits[:, :ranks]), softmax(logits[:, ranks:])
+
+
+@functools.cache
+def index_net() -> IndexNet:
+    """The shipped network, loaded once from the package."""
+    data = importlib.resources.files("vision.models").joinpath("indexnet.npz").read_bytes()
+    return IndexNet.from_npz(data)
