@@ -36,6 +36,7 @@ from vision.features import (
     upright_glyphs,
 )
 from vision.glyphnet import glyph_net
+from vision.indexnet import index_net, index_patches, pair_frames
 from vision.profile import DeckProfile, euclidean_distances
 
 RANK_CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -556,18 +557,28 @@ def read_pairs(
                 agreed = _network_agrees(squares, heights, widths, glyph_rows, read, columns, game, network)
                 doubtful[confirm[agreed]] = False
         scores[doubtful] = 0.0
+    sizes = np.array([float(ink.sizes[list(pair.rank)].max()) for pair in pairs])
+    rescued = np.zeros(len(pairs), bool)
+    if profile is None and image is not None and ink.darkness is not None:
+        suit_like = probabilities[suit_rows][:, suit_columns].max(axis=1)
+        whole = _read_whole(ink, ink.darkness, pairs, game, scores, min_score, suit_like, image)
+        scores[whole.vetoed] = 0.0
+        saved = whole.rescued
+        best_rank[saved], best_suit[saved], scores[saved] = whole.ranks, whole.suits, whole.scores
+        sizes[saved] = np.maximum(sizes[saved], whole.units / INDEX_UNIT_PER_SIZE)
+        rescued[saved] = True
     used: set[int] = set()
     readings: list[IndexReading] = []
-    for i in np.argsort(-scores):
-        if scores[i] < min_score:
-            break
+    # Readings of the glyph readers first: a rescued index never takes the ink of one of theirs.
+    order = np.lexsort((-scores, rescued))
+    for i in order[scores[order] >= min_score]:
         pair = pairs[int(i)]
         members = ink.pair_ink(pair)
         if members & used:
             continue
         used |= members
         center = ink.centers[list(pair.rank)].mean(axis=0)
-        size = float(ink.sizes[list(pair.rank)].max())
+        size = float(sizes[i])
         rank, suit = GAME_RANKS[game][int(best_rank[i])], GAME_SUITS[game][int(best_suit[i])]
         if rank == "1" and suit in SUITS_NO_MAHJONG_SHOWS:
             rank = "10"  # its "0" hidden by the next card or an edge
@@ -582,6 +593,86 @@ def read_pairs(
             )
         )
     return readings
+
+
+#: Without a profile, the pairs the glyph readers leave unread are also read whole by the
+#: index patch network (:mod:`vision.indexnet`), where their suit glyph reads as one of the
+#: game's suits at least this surely (a fifth to a quarter of the proposed pairs: a rank's
+#: suit survives the segmentation that breaks the rank) ...
+WHOLE_SUIT_FLOOR = 0.2
+#: ... and count as the index it reads when it reads the card (rank times suit, the suit's
+#: colour considered) at least this surely.
+WHOLE_SURE = 0.8
+#: A pair the glyph readers pass, but less surely than ``WHOLE_STANDS``, is no index when
+#: the network reads "other" as both its rank and its suit at least this surely (a pip
+#: above a pip, a rank paired with its neighbour's rank).  Sure readings stand, and so do
+#: ranks the network reads as ink beside a suit: a standard "1" whose "0" the next card
+#: hides is a "10" it never learnt (vetoing it as well cost a drawn "10" and gained
+#: nothing on the validation photos).
+WHOLE_OTHER = 0.8
+WHOLE_STANDS = 0.9
+#: A whole rank's size is about this many rank-to-suit distances (the median over the
+#: network's training indices): a rescued index whose rank is a fragment is sized by it.
+INDEX_UNIT_PER_SIZE = 0.95
+
+
+class WholeReadings(NamedTuple):
+    """What :func:`_read_whole` found: pairs (indices into the proposals) whose passing
+    reading it ``vetoed``; pairs it ``rescued`` with their ``ranks`` and ``suits`` (column
+    indices into the game's ranks and suits), ``scores`` and ``units`` (rank-to-suit
+    distances, working pixels)."""
+
+    vetoed: np.ndarray
+    rescued: np.ndarray
+    ranks: np.ndarray
+    suits: np.ndarray
+    scores: np.ndarray
+    units: np.ndarray
+
+
+def _read_whole(
+    ink: Ink,
+    darkness: np.ndarray,
+    pairs: list[IndexPair],
+    game: str,
+    scores: np.ndarray,
+    min_score: float,
+    suit_like: np.ndarray,
+    image: np.ndarray,
+) -> WholeReadings:
+    """The index patch network's verdicts on the proposed ``pairs``: the passing ones
+    (``scores`` at least ``min_score``) and the unread ones whose suit glyph looks like a
+    suit (``suit_like``, each pair's best game-suit probability, at least
+    :data:`WHOLE_SUIT_FLOOR`) are read whole from the (H, W) ink ``darkness``; ``image`` is
+    the BGR working image (the suits' colours)."""
+    passing = scores >= min_score
+    ask = np.flatnonzero(passing | (suit_like >= WHOLE_SUIT_FLOOR))
+    net = index_net()
+    chosen = [pairs[int(i)] for i in ask]
+    origins, downs, units, ratios = pair_frames(ink, chosen)
+    rank_p, suit_p = net.probabilities(index_patches(darkness, origins, downs, units), ratios)
+    other_rank, other_suit = rank_p[:, -1], suit_p[:, -1]
+    rank_p = rank_p[:, [net.ranks.index(r) for r in GAME_RANKS[game]]]
+    suit_p = suit_p[:, [net.suits.index(s) for s in GAME_SUITS[game]]]
+    everyone = np.ones(len(chosen), bool)
+    suit_p = suit_p * _colour_prior(image, ink, chosen, everyone, SUIT_COLOURS[game], GAME_SUITS[game])
+    suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + other_suit[:, None] + 1e-6)
+    whole_scores = rank_p.max(axis=1) * suit_p.max(axis=1)
+    vetoed = (
+        passing[ask]
+        & (scores[ask] < WHOLE_STANDS)
+        & (other_rank >= WHOLE_OTHER)
+        & (other_suit >= WHOLE_OTHER)
+    )
+    rescue = ~passing[ask] & (whole_scores >= WHOLE_SURE)
+    return WholeReadings(
+        vetoed=ask[vetoed],
+        rescued=ask[rescue],
+        ranks=rank_p[rescue].argmax(axis=1),
+        suits=suit_p[rescue].argmax(axis=1),
+        scores=whole_scores[rescue],
+        units=units[rescue],
+    )
 
 
 def _network_agrees(

@@ -9,6 +9,7 @@ import pytest
 from tests.vision.conftest import draw_card, paste, suit_shape, table
 from vision.detect import IndexPair, Ink, index_pairs, ink_components, paper_regions
 from vision.indexnet import PATCH_HEIGHT, PATCH_WIDTH, index_net, index_patches, pair_frames
+from vision.read import GAME_RANKS, GAME_SUITS, _read_whole
 
 
 def _letter_l() -> np.ndarray:
@@ -105,3 +106,24 @@ def test_the_shipped_network_reads_pips_as_no_index(suit: str) -> None:
     origins, downs, units, ratios = pair_frames(ink, pairs)
     ranks_p, suits_p = net.probabilities(index_patches(ink.darkness, origins, downs, units), ratios)
     assert (ranks_p[:, -1] > 0.9).all() and (suits_p[:, -1] > 0.9).all()
+
+
+def test_an_unread_index_is_rescued_and_a_passing_pip_pair_vetoed() -> None:
+    photo = table(500, 500)
+    paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
+    ink, pairs = _proposals(photo)
+    assert ink.darkness is not None
+    # As if the glyph readers had read nothing: every pair unread, every suit glyph suit-like.
+    nothing = np.zeros(len(pairs))
+    whole = _read_whole(ink, ink.darkness, pairs, "standard", nothing, 0.4, np.ones(len(pairs)), photo)
+    ranks, suits = GAME_RANKS["standard"], GAME_SUITS["standard"]
+    rescued = {(ranks[r], suits[s]) for r, s in zip(whole.ranks, whole.suits, strict=True)}
+    assert rescued == {("7", "hearts")}
+    assert len(whole.vetoed) == 0
+    # As if they had passed every pair, unsure: the pips' and the crossed pairs' readings are
+    # vetoed, the two indices' are not.
+    unsure = np.full(len(pairs), 0.5)
+    whole = _read_whole(ink, ink.darkness, pairs, "standard", unsure, 0.4, np.zeros(len(pairs)), photo)
+    kept = [pairs[i] for i in range(len(pairs)) if i not in set(whole.vetoed.tolist())]
+    assert 2 <= len(kept) < len(pairs)
+    assert len(whole.rescued) == 0
