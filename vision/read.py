@@ -505,11 +505,12 @@ def read_pairs(
     # Small suit symbols are often only a few pixels: their "other" share is discounted, so
     # a clearly read rank with its most likely suit still counts (the rank is the gate).
     other = probabilities[suit_rows][:, CLASS_INDEX["other"]]
+    colours: dict[int, str] = {}  # suit glyphs' colours, measured once
     if image is not None:
         learnt = profile.colour_suits() if profile is not None else {}
         by_colour = learnt or SUIT_COLOURS[game]
         suit_p = suit_p * _colour_prior(
-            image, ink, pairs, rank_p.max(axis=1) >= min_score, by_colour, GAME_SUITS[game]
+            image, ink, pairs, rank_p.max(axis=1) >= min_score, by_colour, GAME_SUITS[game], colours
         )
     suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + SUIT_OTHER_WEIGHT * other[:, None] + 1e-6)
     best_rank = rank_p.argmax(axis=1)
@@ -561,7 +562,7 @@ def read_pairs(
     rescued = np.zeros(len(pairs), bool)
     if profile is None and image is not None and ink.darkness is not None:
         suit_like = probabilities[suit_rows][:, suit_columns].max(axis=1)
-        whole = _read_whole(ink, ink.darkness, pairs, game, scores, min_score, suit_like, image)
+        whole = _read_whole(ink, ink.darkness, pairs, game, scores, min_score, suit_like, image, colours)
         scores[whole.vetoed] = 0.0
         saved = whole.rescued
         best_rank[saved], best_suit[saved], scores[saved] = whole.ranks, whole.suits, whole.scores
@@ -639,12 +640,13 @@ def _read_whole(
     min_score: float,
     suit_like: np.ndarray,
     image: np.ndarray,
+    colours: dict[int, str] | None = None,
 ) -> WholeReadings:
     """The index patch network's verdicts on the proposed ``pairs``: the passing ones
     (``scores`` at least ``min_score``) and the unread ones whose suit glyph looks like a
     suit (``suit_like``, each pair's best game-suit probability, at least
     :data:`WHOLE_SUIT_FLOOR`) are read whole from the (H, W) ink ``darkness``; ``image`` is
-    the BGR working image (the suits' colours)."""
+    the BGR working image (the suits' colours, ``colours`` those measured already)."""
     passing = scores >= min_score
     ask = np.flatnonzero(passing | (suit_like >= WHOLE_SUIT_FLOOR))
     net = index_net()
@@ -654,8 +656,10 @@ def _read_whole(
     other_rank, other_suit = rank_p[:, -1], suit_p[:, -1]
     rank_p = rank_p[:, [net.ranks.index(r) for r in GAME_RANKS[game]]]
     suit_p = suit_p[:, [net.suits.index(s) for s in GAME_SUITS[game]]]
-    everyone = np.ones(len(chosen), bool)
-    suit_p = suit_p * _colour_prior(image, ink, chosen, everyone, SUIT_COLOURS[game], GAME_SUITS[game])
+    # A card's score is at most its rank's probability: only those that may pass are measured.
+    may_pass = rank_p.max(axis=1) >= WHOLE_SURE
+    by_colour = SUIT_COLOURS[game]
+    suit_p = suit_p * _colour_prior(image, ink, chosen, may_pass, by_colour, GAME_SUITS[game], colours)
     suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + other_suit[:, None] + 1e-6)
     whole_scores = rank_p.max(axis=1) * suit_p.max(axis=1)
     vetoed = (
@@ -852,12 +856,14 @@ def _colour_prior(
     may_pass: np.ndarray,
     by_colour: dict[str, tuple[str, ...]],
     suits: tuple[str, ...],
+    colours: dict[int, str] | None = None,
 ) -> np.ndarray:
     """(len(pairs), len(suits)) factors for the ``suits`` by each pair's suit colour (the
     suits ``by_colour`` allows it); only pairs whose rank may pass (``may_pass``, bool: a
-    pair's score is at most its rank's probability) are measured."""
+    pair's score is at most its rank's probability) are measured, each component once
+    (``colours``: the components measured so far, by component, filled in)."""
     factors = np.ones((len(pairs), len(suits)), np.float32)
-    colours: dict[int, str] = {}
+    colours = {} if colours is None else colours
     for i in np.flatnonzero(may_pass):
         suit = pairs[int(i)].suit
         if suit not in colours:
