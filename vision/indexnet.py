@@ -51,18 +51,16 @@ def pair_frames(ink: Ink, pairs: list[IndexPair]) -> tuple[np.ndarray, np.ndarra
     >>> origins.tolist(), downs.tolist(), units.tolist(), ratios.round(2).tolist()
     ([[10.0, 10.0]], [[0.0, 1.0]], [12.0], [0.0])
     """
-    count = len(pairs)
-    origins = np.zeros((count, 2), np.float32)
-    downs = np.zeros((count, 2), np.float32)
-    units = np.zeros(count, np.float32)
-    sizes = np.zeros(count, np.float32)
-    for i, pair in enumerate(pairs):
-        rank = list(pair.rank)
-        origins[i] = ink.centers[rank].mean(axis=0)
-        downs[i] = pair.down
-        units[i] = float(np.hypot(*(ink.centers[pair.suit] - origins[i])))
-        sizes[i] = float(ink.sizes[rank].max())
-    sizes = np.maximum(sizes, 1.0)
+    if not pairs:
+        empty = np.zeros((0, 2), np.float32)
+        return empty, empty.copy(), np.zeros(0, np.float32), np.zeros(0, np.float32)
+    # A rank is one component or two ("10"): the second is the first again for one.
+    firsts = np.array([pair.rank[0] for pair in pairs])
+    seconds = np.array([pair.rank[-1] for pair in pairs])
+    origins = ((ink.centers[firsts] + ink.centers[seconds]) / 2).astype(np.float32)
+    downs = np.array([pair.down for pair in pairs], np.float32)
+    units = np.hypot(*(ink.centers[[pair.suit for pair in pairs]] - origins).T).astype(np.float32)
+    sizes = np.maximum(np.maximum(ink.sizes[firsts], ink.sizes[seconds]), 1.0)
     units = np.clip(units, UNIT_LIMITS[0] * sizes, UNIT_LIMITS[1] * sizes)
     return origins, downs, units, np.log(units / sizes).astype(np.float32)
 
