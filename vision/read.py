@@ -9,7 +9,9 @@ nearest-neighbour evidence.  A second perceptron
 (``vision/models/context.npz``, trained by the same script on the scanner's own crops of
 synthetic table scenes) reads each glyph again from its features and those of the ink
 around it, and where it surely agrees with the first reading's best guess, raises that
-reading.
+reading.  Without a profile, the index patch network (:mod:`vision.indexnet`) then reads
+the pairs whole, from the photo's ink rather than from cut components: it rescues pairs the
+glyph readers could not read and drops unsure readings of ink that is no index.
 """
 
 from __future__ import annotations
