@@ -908,6 +908,26 @@ NET_RATE = 2e-3
 NET_DECAY = 1e-4
 
 
+class Adam:
+    """Adam steps on a network's ``params`` (in place), with weight decay on the weights."""
+
+    def __init__(self, params: dict[str, np.ndarray]) -> None:
+        self.params = params
+        self.moments = {name: np.zeros_like(value) for name, value in params.items()}
+        self.velocities = {name: np.zeros_like(value) for name, value in params.items()}
+        self.steps = 0
+
+    def step(self, grads: dict[str, np.ndarray], rate: float) -> None:
+        self.steps += 1
+        for name, value in self.params.items():
+            grad = grads[name] + NET_DECAY * value if name[0] in "wf" else grads[name]
+            self.moments[name] = 0.9 * self.moments[name] + 0.1 * grad
+            self.velocities[name] = 0.999 * self.velocities[name] + 0.001 * grad * grad
+            m_hat = self.moments[name] / (1 - 0.9**self.steps)
+            v_hat = self.velocities[name] / (1 - 0.999**self.steps)
+            value -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+
+
 def train_glyphnet(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epochs: int) -> GlyphNet:
     """Train :mod:`vision.glyphnet` on :func:`pixels_of` rows ``x`` with labels ``y``; a
     twentieth of them, held back, is measured after each pass.  Each step sees its squares
@@ -918,9 +938,7 @@ def train_glyphnet(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epoch
     order = rng.permutation(len(y))
     held, kept = order[: len(y) // 20], order[len(y) // 20 :]
     params = initial_params(rng, len(CLASSES))
-    moments = {name: np.zeros_like(value) for name, value in params.items()}
-    velocities = {name: np.zeros_like(value) for name, value in params.items()}
-    step = 0
+    adam = Adam(params)
     for epoch in range(epochs):
         rate = NET_RATE * 0.5 ** (epoch / max(1, epochs // 3))
         shuffled = rng.permutation(kept)
@@ -937,14 +955,7 @@ def train_glyphnet(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epoch
             d_logits = softmax(logits)
             d_logits[np.arange(len(rows)), y[rows]] -= 1
             grads = backward(params, cache, d_logits / len(rows))
-            step += 1
-            for name, value in params.items():
-                grad = grads[name] + NET_DECAY * value if name[0] in "wf" else grads[name]
-                moments[name] = 0.9 * moments[name] + 0.1 * grad
-                velocities[name] = 0.999 * velocities[name] + 0.001 * grad * grad
-                m_hat = moments[name] / (1 - 0.9**step)
-                v_hat = velocities[name] / (1 - 0.999**step)
-                value -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            adam.step(grads, rate)
         read = GlyphNet(params, CLASSES).probabilities(pixels[held].astype(np.float32) / 255.0, aspects[held])
         right = read.argmax(axis=1) == y[held]
         print(f"epoch {epoch + 1}/{epochs} rate {rate:.5f} held back {right.mean():.4f}", file=sys.stderr)
@@ -1351,9 +1362,7 @@ def train_indexnet(
     order = rng.permutation(len(ranks))
     held, kept = order[: len(ranks) // 20], order[len(ranks) // 20 :]
     params = initial_params(rng, len(RANK_OUT) + len(SUIT_OUT), PATCH_SHAPE)
-    moments = {name: np.zeros_like(value) for name, value in params.items()}
-    velocities = {name: np.zeros_like(value) for name, value in params.items()}
-    step = 0
+    adam = Adam(params)
     for epoch in range(epochs):
         rate = NET_RATE * 0.5 ** (epoch / max(1, epochs // 3))
         shuffled = rng.permutation(kept)
@@ -1367,14 +1376,7 @@ def train_indexnet(
             rank_p[np.arange(len(rows)), ranks[rows]] -= 1
             suit_p[np.arange(len(rows)), suits[rows]] -= 1
             grads = backward(params, cache, np.concatenate([rank_p, suit_p], axis=1) / len(rows))
-            step += 1
-            for name, value in params.items():
-                grad = grads[name] + NET_DECAY * value if name[0] in "wf" else grads[name]
-                moments[name] = 0.9 * moments[name] + 0.1 * grad
-                velocities[name] = 0.999 * velocities[name] + 0.001 * grad * grad
-                m_hat = moments[name] / (1 - 0.9**step)
-                v_hat = velocities[name] / (1 - 0.999**step)
-                value -= (rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+            adam.step(grads, rate)
         net = IndexNet(params, RANK_OUT, SUIT_OUT)
         rank_p, suit_p = net.probabilities(patches[held].astype(np.float32) / 255.0, ratios[held])
         both = (rank_p.argmax(axis=1) == ranks[held]) & (suit_p.argmax(axis=1) == suits[held])

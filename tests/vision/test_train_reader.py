@@ -134,3 +134,40 @@ def test_the_glyph_network_learns_upright_bars_from_level_ones_from_pixel_rows()
     net = train_reader.train_glyphnet(rows, labels, np.random.default_rng(7), 12)
     read = net.probabilities(squares, rows[:, -1]).argmax(axis=1)
     assert (read == labels).mean() > 0.95
+
+
+def test_index_patches_of_a_scene_name_its_cards_and_see_each_index_twice() -> None:
+    from companion.cards import Card, Deck
+
+    train_reader = _train_reader()
+    seed = 2
+    patches, ratios, ranks, suits = train_reader.scene_patches(seed)
+    _, game, _, labels, _ = train_reader.training_scene(seed)
+    deck = Deck.TICHU if game == "tichu" else Deck.STANDARD
+    shown = {(Card.parse(label.card, deck).rank, Card.parse(label.card, deck).suit) for label in labels}
+    other = (ranks == train_reader.RANK_OTHER) & (suits == train_reader.SUIT_OTHER)
+    assert patches.shape == (len(ranks), 40, 32) and patches.dtype == np.uint8 and len(ratios) == len(ranks)
+    assert other.any() and (~other).sum() >= 4
+    # Every index patch names a card of the scene (rank 2 is class 1), and none is half other.
+    for rank, suit in zip(ranks[~other], suits[~other], strict=True):
+        assert rank != train_reader.RANK_OTHER and suit != train_reader.SUIT_OTHER
+        assert any(
+            r == rank + 1 and s is not None and s.name.lower() == train_reader.SUIT_OUT[suit]
+            for r, s in shown
+        )
+    # Each index twice: as proposed, then turned, zoomed and shifted a little (the copies last).
+    count = int((~other).sum()) // 2
+    np.testing.assert_array_equal(ranks[~other][:count], ranks[-count:])
+    assert not np.array_equal(patches[~other][:count], patches[-count:])
+
+
+def test_drawn_indices_put_the_rank_above_its_suit_and_are_other_a_quarter_of_the_time() -> None:
+    train_reader = _train_reader()
+    patches, ratios, ranks, suits = train_reader.drawn_patches(400, 3)
+    other = ranks == train_reader.RANK_OTHER
+    assert 0.18 < other.mean() < 0.32
+    np.testing.assert_array_equal(other, suits == train_reader.SUIT_OTHER)
+    assert np.isfinite(ratios).all()
+    # The rank (around the origin, a third of the way down the patch) is inked in index patches.
+    rows = patches[~other].astype(np.float32).mean(axis=(0, 2))
+    assert rows[8:18].mean() > 2 * rows[:4].mean()
