@@ -4,6 +4,7 @@ context model in vision/models/context.npz).
 Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--scenes N] [--seed S] [-o PATH]
        nice .venv/bin/python scripts/train_reader.py --context --scenes 3000 --seed 31
        nice .venv/bin/python scripts/train_reader.py --glyphnet
+       nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 3000 --seed 31
 
 Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
 A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
@@ -27,6 +28,12 @@ table scenes only (:func:`scene_glyphs` with ``context``): every proposed pair t
 a labelled index corner, scene ink that surely is no index as "other", each seen twice (the
 second time turned and zoomed a little).  The second command above is the shipped recipe
 (about twelve minutes on two cores).
+
+The index patch network (:mod:`vision.indexnet`, ``--indexnet``) reads a proposed pair's
+whole index corner from the ink darkness: it learns from the patches of the scanner's
+proposals in ``--scenes`` development-family scenes (:func:`scene_patches`) and from
+indices drawn from the training fonts and suit drawings (:func:`drawn_index`); the fourth
+command is the shipped recipe (about nineteen minutes).
 
 The glyph network (:mod:`vision.glyphnet`, ``vision/models/glyphnet.npz``) learns from the
 same kinds of glyphs as the perceptron (more of them: 2,500 a class, 6,000 cards, 2,000
