@@ -59,7 +59,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import cv2
@@ -915,6 +915,27 @@ NET_RATE = 2e-3
 NET_DECAY = 1e-4
 
 
+def held_back(rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """A random twentieth of ``count`` examples held back to measure a network, and the rest."""
+    order = rng.permutation(count)
+    return order[: count // 20], order[count // 20 :]
+
+
+def passes(
+    rng: np.random.Generator, kept: np.ndarray, epochs: int
+) -> Iterator[tuple[int, float, Iterator[np.ndarray]]]:
+    """Each training pass: its number, its Adam step size (halved every third of the passes)
+    and its batches of ``kept`` example rows in a fresh random order."""
+
+    def batches(shuffled: np.ndarray) -> Iterator[np.ndarray]:
+        for start in range(0, len(shuffled), NET_BATCH):
+            yield shuffled[start : start + NET_BATCH]
+
+    for epoch in range(epochs):
+        rate = NET_RATE * 0.5 ** (epoch / max(1, epochs // 3))
+        yield epoch, rate, batches(rng.permutation(kept))
+
+
 class Adam:
     """Adam steps on a network's ``params`` (in place), with weight decay on the weights."""
 
@@ -942,15 +963,11 @@ def train_glyphnet(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, epoch
     # Squares are kept as bytes (a quarter of the memory; the network never sees the difference).
     pixels = np.round(np.clip(x[:, :-1], 0.0, 1.0) * 255).astype(np.uint8).reshape(-1, GLYPH_SIZE, GLYPH_SIZE)
     aspects = x[:, -1].astype(np.float32)
-    order = rng.permutation(len(y))
-    held, kept = order[: len(y) // 20], order[len(y) // 20 :]
+    held, kept = held_back(rng, len(y))
     params = initial_params(rng, len(CLASSES))
     adam = Adam(params)
-    for epoch in range(epochs):
-        rate = NET_RATE * 0.5 ** (epoch / max(1, epochs // 3))
-        shuffled = rng.permutation(kept)
-        for start in range(0, len(shuffled), NET_BATCH):
-            rows = shuffled[start : start + NET_BATCH]
+    for epoch, rate, batches in passes(rng, kept, epochs):
+        for rows in batches:
             squares = pixels[rows].astype(np.float32) / 255.0
             if rng.random() < 0.5:
                 dy, dx = (int(v) for v in rng.integers(-1, 2, 2))
@@ -1366,15 +1383,11 @@ def train_indexnet(
 ) -> IndexNet:
     """Train :mod:`vision.indexnet` (both heads, their cross-entropies added) with Adam; a
     twentieth of the patches, held back, is measured after each pass."""
-    order = rng.permutation(len(ranks))
-    held, kept = order[: len(ranks) // 20], order[len(ranks) // 20 :]
+    held, kept = held_back(rng, len(ranks))
     params = initial_params(rng, len(RANK_OUT) + len(SUIT_OUT), PATCH_SHAPE)
     adam = Adam(params)
-    for epoch in range(epochs):
-        rate = NET_RATE * 0.5 ** (epoch / max(1, epochs // 3))
-        shuffled = rng.permutation(kept)
-        for start in range(0, len(shuffled), NET_BATCH):
-            rows = shuffled[start : start + NET_BATCH]
+    for epoch, rate, batches in passes(rng, kept, epochs):
+        for rows in batches:
             x = patches[rows].astype(np.float32) / 255.0
             x *= rng.uniform(0.7, 1.3, (len(rows), 1, 1)).astype(np.float32)  # fainter or bolder ink
             x += rng.normal(0, 0.03, x.shape).astype(np.float32)
