@@ -374,3 +374,38 @@ def test_a_thin_line_near_a_special_cards_corner_is_not_taken_for_its_mark() -> 
     assert quad is not None and len(ink.centers) == 2
     marks = _corner_marks(ink, card, quad)
     assert [ink.centers[m].round().tolist() for m in marks] == [[104.0, 236.0]]
+
+
+@pytest.fixture(scope="module")
+def development_deck() -> tuple[DeckStyle, DeckProfile]:
+    """A deck of a development family and the profile its four calibration photos teach."""
+    from vision.synth.dataset import calibration_photo
+
+    style = DeckStyle.from_seed(11, family="jade_temple")
+    deck = list(tichu_deck())
+    rows = [deck[i : i + 14] for i in range(0, len(deck), 14)]
+    photos = [
+        (calibration_photo(np.random.default_rng([505, k]), style, [str(c) for c in row], k)[0], row)
+        for k, row in enumerate(rows)
+    ]
+    return style, calibrate(photos, "tichu")
+
+
+@pytest.mark.parametrize("seed", [19, 54])
+def test_after_calibration_the_index_network_completes_a_fan_the_glyph_readers_read_short(
+    development_deck: tuple[DeckStyle, DeckProfile], monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    from collections import Counter
+
+    from vision.synth import SceneSpec, render_scene
+
+    style, profile = development_deck
+    spec = SceneSpec(width=960, height=540, game="tichu", style=style, layout="fan", max_cards=7)
+    image, labels = render_scene(np.random.default_rng(seed), spec)
+    truth = Counter(label.card for label in labels)
+    found = Counter(str(c.card) for c in scan_image(image, "tichu", profile).cards)
+    assert found == truth
+    # The calibrated glyph readers alone, the index patch network rescuing nothing.
+    monkeypatch.setattr("vision.read.WHOLE_SURE", 1.1)
+    alone = Counter(str(c.card) for c in scan_image(image, "tichu", profile).cards)
+    assert alone < truth and sum((truth - alone).values()) == 1  # one card short, nothing false

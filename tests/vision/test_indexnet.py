@@ -9,7 +9,9 @@ import pytest
 from tests.vision.conftest import draw_card, paste, suit_shape, table
 from vision.detect import IndexPair, Ink, index_pairs, ink_components, paper_regions
 from vision.indexnet import PATCH_HEIGHT, PATCH_WIDTH, index_net, index_patches, pair_frames
-from vision.read import GAME_RANKS, GAME_SUITS, _read_whole
+from vision.read import GAME_RANKS, GAME_SUITS, SUIT_COLOURS, _read_whole
+
+COLOURS = SUIT_COLOURS["standard"]
 
 
 def _letter_l() -> np.ndarray:
@@ -115,7 +117,8 @@ def test_an_unread_index_is_rescued_and_a_passing_pip_pair_vetoed() -> None:
     assert ink.darkness is not None
     # As if the glyph readers had read nothing: every pair unread, every suit glyph suit-like.
     nothing = np.zeros(len(pairs))
-    whole = _read_whole(ink, ink.darkness, pairs, "standard", nothing, 0.4, np.ones(len(pairs)), photo)
+    suit_like = np.ones(len(pairs))
+    whole = _read_whole(ink, ink.darkness, pairs, "standard", nothing, 0.4, suit_like, photo, COLOURS)
     ranks, suits = GAME_RANKS["standard"], GAME_SUITS["standard"]
     rescued = {(ranks[r], suits[s]) for r, s in zip(whole.ranks, whole.suits, strict=True)}
     assert rescued == {("7", "hearts")}
@@ -123,7 +126,7 @@ def test_an_unread_index_is_rescued_and_a_passing_pip_pair_vetoed() -> None:
     # As if they had passed every pair, unsure: the pips' and the crossed pairs' readings are
     # vetoed, the two indices' are not.
     unsure = np.full(len(pairs), 0.5)
-    whole = _read_whole(ink, ink.darkness, pairs, "standard", unsure, 0.4, np.zeros(len(pairs)), photo)
+    whole = _read_whole(ink, ink.darkness, pairs, "standard", unsure, 0.4, 0 * suit_like, photo, COLOURS)
     kept = [pairs[i] for i in range(len(pairs)) if i not in set(whole.vetoed.tolist())]
     assert 2 <= len(kept) < len(pairs)
     assert len(whole.rescued) == 0
