@@ -1121,6 +1121,11 @@ PATCH_SHAPE = (PATCH_HEIGHT, PATCH_WIDTH)
 RANK_OUT: tuple[str, ...] = (*RANK_CLASSES, "other")
 SUIT_OUT: tuple[str, ...] = (*SUIT_CLASSES, "other")
 RANK_OTHER = len(RANK_OUT) - 1
+#: The index patch network's channels out of each convolution and its hidden units: twice
+#: the glyph network's (held-back indices read right, rank and suit: 74% at its widths, 82%
+#: at these; about 1.5 ms more a photo).
+INDEX_CHANNELS: tuple[int, ...] = (16, 32, 64)
+INDEX_HIDDEN = 128
 SUIT_OTHER = len(SUIT_OUT) - 1
 
 
@@ -1384,7 +1389,7 @@ def train_indexnet(
     """Train :mod:`vision.indexnet` (both heads, their cross-entropies added) with Adam; a
     twentieth of the patches, held back, is measured after each pass."""
     held, kept = held_back(rng, len(ranks))
-    params = initial_params(rng, len(RANK_OUT) + len(SUIT_OUT), PATCH_SHAPE)
+    params = initial_params(rng, len(RANK_OUT) + len(SUIT_OUT), PATCH_SHAPE, INDEX_CHANNELS, INDEX_HIDDEN)
     adam = Adam(params)
     for epoch, rate, batches in passes(rng, kept, epochs):
         for rows in batches:

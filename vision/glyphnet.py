@@ -41,26 +41,36 @@ class _Cache(NamedTuple):
 
 
 def initial_params(
-    rng: np.random.Generator, classes: int, shape: tuple[int, int] = (GLYPH_SIZE, GLYPH_SIZE)
+    rng: np.random.Generator,
+    classes: int,
+    shape: tuple[int, int] = (GLYPH_SIZE, GLYPH_SIZE),
+    channels_out: tuple[int, ...] | None = None,
+    hidden: int = HIDDEN,
 ) -> Params:
-    """He-initialised weights for ``classes`` outputs from inputs of ``shape`` (rows, columns).
+    """He-initialised weights for ``classes`` outputs from inputs of ``shape`` (rows, columns),
+    with ``channels_out`` channels out of each of the :data:`LAYERS` (their own by default)
+    and ``hidden`` hidden units: a network's widths are read back from its weights.
 
     >>> params = initial_params(np.random.default_rng(0), 23)
     >>> params["w0"].shape, params["w2"].shape, params["f1"].shape, params["f2"].shape
     ((25, 8), (144, 32), (513, 64), (64, 23))
+    >>> wide = initial_params(np.random.default_rng(0), 5, (40, 32), (8, 24, 48), 96)
+    >>> wide["w2"].shape, wide["f1"].shape
+    ((216, 48), (961, 96))
     """
     params: Params = {}
     channels, (rows, columns) = 1, shape
-    for i, (out, kernel, stride, pad) in enumerate(LAYERS):
+    outs = channels_out or tuple(layer[0] for layer in LAYERS)
+    for i, (out, (_, kernel, stride, pad)) in enumerate(zip(outs, LAYERS, strict=True)):
         fan_in = channels * kernel * kernel
         params[f"w{i}"] = rng.normal(0, np.sqrt(2 / fan_in), (fan_in, out)).astype(np.float32)
         params[f"b{i}"] = np.zeros(out, np.float32)
         channels = out
         rows, columns = ((side + 2 * pad - kernel) // stride + 1 for side in (rows, columns))
     flat = rows * columns * channels + 1
-    params["f1"] = rng.normal(0, np.sqrt(2 / flat), (flat, HIDDEN)).astype(np.float32)
-    params["g1"] = np.zeros(HIDDEN, np.float32)
-    params["f2"] = rng.normal(0, np.sqrt(1 / HIDDEN), (HIDDEN, classes)).astype(np.float32)
+    params["f1"] = rng.normal(0, np.sqrt(2 / flat), (flat, hidden)).astype(np.float32)
+    params["g1"] = np.zeros(hidden, np.float32)
+    params["f2"] = rng.normal(0, np.sqrt(1 / hidden), (hidden, classes)).astype(np.float32)
     params["g2"] = np.zeros(classes, np.float32)
     return params
 
@@ -103,7 +113,8 @@ def forward(
     empty unless ``keep``: reading needs no gradients)."""
     x = squares.astype(np.float32)[:, :, :, None]
     cache = _Cache([], [], [], (), np.zeros(0), np.zeros(0))
-    for i, (out, kernel, stride, pad) in enumerate(LAYERS):
+    for i, (_, kernel, stride, pad) in enumerate(LAYERS):
+        out = params[f"w{i}"].shape[1]
         windows, out_h, out_w = _windows(x, kernel, stride, pad)
         z = windows @ params[f"w{i}"] + params[f"b{i}"]
         if keep:
@@ -128,7 +139,8 @@ def backward(params: Params, cache: _Cache, d_logits: np.ndarray) -> Params:
     grads["g1"] = d_hidden.sum(axis=0)
     d_x = (d_hidden @ params["f1"].T)[:, :-1].reshape(cache.last)
     for i in reversed(range(len(LAYERS))):
-        out, kernel, stride, pad = LAYERS[i]
+        _, kernel, stride, pad = LAYERS[i]
+        out = params[f"w{i}"].shape[1]
         d_z = d_x.reshape(-1, out) * cache.active[i]
         grads[f"w{i}"] = cache.windows[i].T @ d_z
         grads[f"b{i}"] = d_z.sum(axis=0)

@@ -8,11 +8,11 @@ pair's own frame: origin at the rank's centre, "down" towards the suit, one unit
 distance from rank to suit.  Whatever the segmentation did, the patch still shows the
 rank and the suit as printed.
 
-:class:`IndexNet` (the convolutions of :mod:`vision.glyphnet` over a
+:class:`IndexNet` (the convolutions of :mod:`vision.glyphnet`, twice as wide, over a
 ``PATCH_HEIGHT`` x ``PATCH_WIDTH`` patch, with two outputs: the rank and the suit, each
 with "other") reads it.  numpy only; the weights ship in ``vision/models/indexnet.npz``,
 trained by ``scripts/train_reader.py --indexnet`` on the scanner's own proposals in
-synthetic table scenes of the development deck families.
+synthetic table scenes of the development deck families and on indices drawn from fonts.
 """
 
 from __future__ import annotations

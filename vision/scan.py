@@ -241,6 +241,12 @@ class _Candidate:
         return not (self.outlined or self.merged)
 
 
+def _is_sure(reading: IndexReading) -> bool:
+    """A reading sure enough to tell a card's outline from a fan's: the index patch
+    network's alone never is (a blurred K it reads as a Q would split one card in two)."""
+    return reading.score >= SURE_SCORE and not reading.whole
+
+
 def assemble(
     readings: list[IndexReading], regions: Regions, game: str, image: np.ndarray, profile: DeckProfile | None
 ) -> list[_Candidate]:
@@ -255,17 +261,17 @@ def assemble(
         region_of.append(int(regions.labels[y, x]) - 1)
     # A card-shaped region showing three different cards (or two, surely read, or two copies
     # of one side by side) is a fan squared off, not one card.
-    named: dict[int, dict[Card, float]] = {}
+    named: dict[int, set[Card]] = {}
+    sure: dict[int, set[Card]] = {}
     in_region: dict[int, list[IndexReading]] = {}
     for reading, region in zip(readings, region_of, strict=True):
-        surest = named.setdefault(region, {})
         card = reading.card(game)
-        surest[card] = max(surest.get(card, 0.0), reading.score)
+        named.setdefault(region, set()).add(card)
+        if _is_sure(reading):
+            sure.setdefault(region, set()).add(card)
         in_region.setdefault(region, []).append(reading)
     fans = {
-        region
-        for region, cards in named.items()
-        if len(cards) >= FAN_CARDS or sum(score >= SURE_SCORE for score in cards.values()) >= 2
+        region for region, cards in named.items() if len(cards) >= FAN_CARDS or len(sure.get(region, ())) >= 2
     }
     if game == "standard":
         # Two copies of one card fanned together (a Shengji pair) may square off too.
@@ -276,7 +282,7 @@ def assemble(
         quad = regions.quads[region] if region >= 0 else None
         if quad is None or region in fans or any(_at_a_corner(r, quad) for r in found):
             continue
-        if any(r.score >= SURE_SCORE for r in found):
+        if any(_is_sure(r) for r in found):
             fans.add(region)
     for reading, region in zip(readings, region_of, strict=True):
         quad = regions.quads[region] if region >= 0 and region not in fans else None

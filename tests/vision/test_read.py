@@ -136,6 +136,24 @@ def test_opposite_indices_with_the_suit_beside_the_rank_are_one_card() -> None:
     assert len(two) == 2
 
 
+@pytest.mark.parametrize("whole", [False, True])
+def test_a_card_outline_is_split_into_a_fan_only_by_glyph_readings_surely_read(whole: bool) -> None:
+    # A lone card's outline with a sure King at its top-left index and a sure Queen at its
+    # bottom-right one: two cards surely read in one outline are a fan squared off.  Where
+    # the Queen is the index patch network's reading alone (a blurred K it took for a Q),
+    # the outline stays one card, the King.
+    labels = np.zeros((400, 400), np.int32)
+    labels[100:300, 120:260] = 1
+    quad = np.array([[120, 100], [260, 100], [260, 300], [120, 300]], np.float32)
+    regions = Regions(labels, [quad], [28000.0], (labels > 0).astype(np.uint8) * 255)
+    king = IndexReading(IndexPair((0,), 1, (0.0, 1.0)), "K", "spades", 0.99, (132.0, 115.0), 10.0)
+    queen = IndexReading(
+        IndexPair((2,), 3, (0.0, -1.0)), "Q", "spades", 0.95, (248.0, 285.0), 10.0, whole=whole
+    )
+    found = assemble([king, queen], regions, "standard", np.full((400, 400, 3), 235, np.uint8), None)
+    assert sorted(str(c.card) for c in found) == (["Ks"] if whole else ["Ks", "Qs"])
+
+
 def test_without_a_profile_glyphs_are_read_as_the_average_over_turns_of_their_down() -> None:
     # A "7" tilted a little off its pair's "down": each turn reads it differently, and the
     # built-in reading is their average (with a profile, the single reading is kept).

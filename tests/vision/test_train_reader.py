@@ -171,3 +171,17 @@ def test_drawn_indices_put_the_rank_above_its_suit_and_are_other_a_quarter_of_th
     # The rank (around the origin, a third of the way down the patch) is inked in index patches.
     rows = patches[~other].astype(np.float32).mean(axis=(0, 2))
     assert rows[8:18].mean() > 2 * rows[:4].mean()
+
+
+def test_the_index_network_is_trained_at_the_recipes_widths_and_shipped_so() -> None:
+    from vision.indexnet import index_net
+
+    train_reader = _train_reader()
+    patches, ratios, ranks, suits = train_reader.drawn_patches(200, 5)
+    net = train_reader.train_indexnet(patches, ratios, ranks, suits, np.random.default_rng(0), 1)
+    widths = [net.params[f"w{i}"].shape[1] for i in range(3)]
+    assert widths == list(train_reader.INDEX_CHANNELS)
+    assert net.params["f1"].shape[1] == train_reader.INDEX_HIDDEN
+    shipped = index_net().params
+    assert [shipped[f"w{i}"].shape[1] for i in range(3)] == widths
+    assert shipped["f1"].shape == net.params["f1"].shape
