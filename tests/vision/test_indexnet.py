@@ -130,3 +130,22 @@ def test_an_unread_index_is_rescued_and_a_passing_pip_pair_vetoed() -> None:
     kept = [pairs[i] for i in range(len(pairs)) if i not in set(whole.vetoed.tolist())]
     assert 2 <= len(kept) < len(pairs)
     assert len(whole.rescued) == 0
+
+
+def test_only_pairs_whose_suit_glyph_reads_as_a_suit_above_the_floor_are_read_whole() -> None:
+    # The glyph readers read nothing and call every suit glyph a suit only 0.1 surely: below
+    # the built-in floor no pair is asked; after calibration (a lower floor) the seven is.
+    from vision.read import CALIBRATED_WHOLE_SUIT_FLOOR, WHOLE_SUIT_FLOOR
+
+    assert CALIBRATED_WHOLE_SUIT_FLOOR < 0.1 < WHOLE_SUIT_FLOOR
+    photo = table(500, 500)
+    paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
+    ink, pairs = _proposals(photo)
+    assert ink.darkness is not None
+    nothing, faint = np.zeros(len(pairs)), np.full(len(pairs), 0.1)
+    ranks, suits = GAME_RANKS["standard"], GAME_SUITS["standard"]
+    for floor, expected in [(WHOLE_SUIT_FLOOR, set()), (CALIBRATED_WHOLE_SUIT_FLOOR, {("7", "hearts")})]:
+        whole = _read_whole(
+            ink, ink.darkness, pairs, "standard", nothing, 0.4, faint, photo, COLOURS, None, floor
+        )
+        assert {(ranks[r], suits[s]) for r, s in zip(whole.ranks, whole.suits, strict=True)} == expected
