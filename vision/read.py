@@ -629,8 +629,8 @@ CALIBRATED_WHOLE_SUIT_FLOOR = 0.05
 #: ... and count as the index it reads when it reads the card (rank times suit, the suit's
 #: colour considered) at least this surely.  (With the wider network of the twelfth
 #: session, 0.8 found 0.1 to 0.5 points more of the standard and Tichu validation cards
-#: for up to 0.4 points of precision, and cost three of five calibrated validation decks
-#: 0.5 to 1.8 points of precision for at most 0.6 of recall.)
+#: for up to 0.4 points of precision, and cost four of five calibrated validation decks
+#: 0.4 to 1.2 points of precision for at most 0.5 of recall.)
 WHOLE_SURE = 0.9
 #: A pair the glyph readers pass, but less surely than ``WHOLE_STANDS``, is no index when
 #: the network reads "other" as both its rank and its suit at least this surely (a pip
