@@ -627,11 +627,12 @@ WHOLE_SUIT_FLOOR = 0.2
 #: +0.0 to +1.6 points from 0.2, precision 0.0 to -0.6; 0.0 cost one deck 0.6 more).
 CALIBRATED_WHOLE_SUIT_FLOOR = 0.05
 #: ... and count as the index it reads when it reads the card (rank times suit, the suit's
-#: colour considered) at least this surely.  (With the wider network of the twelfth
-#: session, 0.8 found 0.1 to 0.5 points more of the standard and Tichu validation cards
-#: for up to 0.4 points of precision, and cost four of five calibrated validation decks
-#: 0.4 to 1.2 points of precision for at most 0.5 of recall.)
-WHOLE_SURE = 0.9
+#: colour considered) at least this surely.  (With one wider network alone, 0.8 found 0.1
+#: to 0.5 points more of the standard and Tichu validation cards than 0.9 for up to 0.4
+#: points of precision, and cost four of five calibrated validation decks 0.4 to 1.2 points
+#: of precision; the two networks averaged are less sure where they disagree, and at 0.8
+#: read more precisely than one alone at 0.9 on every validation set.)
+WHOLE_SURE = 0.8
 #: A pair the glyph readers pass, but less surely than ``WHOLE_STANDS``, is no index when
 #: the network reads "other" as both its rank and its suit at least this surely (a pip
 #: above a pip, a rank paired with its neighbour's rank).  Sure readings stand, and so do

@@ -149,3 +149,25 @@ def test_only_pairs_whose_suit_glyph_reads_as_a_suit_above_the_floor_are_read_wh
             ink, ink.darkness, pairs, "standard", nothing, 0.4, faint, photo, COLOURS, None, floor
         )
         assert {(ranks[r], suits[s]) for r, s in zip(whole.ranks, whole.suits, strict=True)} == expected
+
+
+def test_the_shipped_networks_are_read_together_as_their_average() -> None:
+    from vision.indexnet import IndexEnsemble, IndexNet
+
+    ensemble = index_net()
+    assert len(ensemble.members) == 2
+    photo = table(500, 500)
+    paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
+    ink, pairs = _proposals(photo)
+    assert ink.darkness is not None
+    patches = index_patches(ink.darkness, *pair_frames(ink, pairs)[:3])
+    ratios = pair_frames(ink, pairs)[3]
+    ranks, suits = ensemble.probabilities(patches, ratios)
+    readings = [member.probabilities(patches, ratios) for member in ensemble.members]
+    np.testing.assert_allclose(ranks, (readings[0][0] + readings[1][0]) / 2, atol=1e-6)
+    np.testing.assert_allclose(suits, (readings[0][1] + readings[1][1]) / 2, atol=1e-6)
+    first, second = (member.params["w0"] for member in ensemble.members)
+    assert first.shape == second.shape and not np.allclose(first, second)  # two networks, not one twice
+    odd = IndexNet(ensemble.members[0].params, ensemble.ranks[:-1], ensemble.suits)
+    with pytest.raises(ValueError, match="same classes"):
+        IndexEnsemble([ensemble.members[0], odd])

@@ -173,7 +173,7 @@ def test_drawn_indices_put_the_rank_above_its_suit_and_are_other_a_quarter_of_th
     assert rows[8:18].mean() > 2 * rows[:4].mean()
 
 
-def test_the_index_network_is_trained_at_the_recipes_widths_and_shipped_so() -> None:
+def test_the_index_networks_are_trained_at_the_recipes_widths_and_shipped_so() -> None:
     from vision.indexnet import index_net
 
     train_reader = _train_reader()
@@ -182,6 +182,6 @@ def test_the_index_network_is_trained_at_the_recipes_widths_and_shipped_so() -> 
     widths = [net.params[f"w{i}"].shape[1] for i in range(3)]
     assert widths == list(train_reader.INDEX_CHANNELS)
     assert net.params["f1"].shape[1] == train_reader.INDEX_HIDDEN
-    shipped = index_net().params
-    assert [shipped[f"w{i}"].shape[1] for i in range(3)] == widths
-    assert shipped["f1"].shape == net.params["f1"].shape
+    for member in index_net().members:
+        assert [member.params[f"w{i}"].shape[1] for i in range(3)] == widths
+        assert member.params["f1"].shape == net.params["f1"].shape
