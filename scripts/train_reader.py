@@ -5,6 +5,8 @@ Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--scenes N] 
        nice .venv/bin/python scripts/train_reader.py --context --scenes 3000 --seed 31
        nice .venv/bin/python scripts/train_reader.py --glyphnet
        nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 3000 --seed 31
+       nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 6000 --seed 31 \
+           -o vision/models/indexnet_6000.npz   (the second index network, read beside it)
 
 Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
 A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
