@@ -616,9 +616,9 @@ def read_pairs(
 #: The pairs the glyph readers leave unread are also read whole by the index patch network
 #: (:mod:`vision.indexnet`), where their suit glyph reads as one of the game's suits at least
 #: this surely (a rank's suit survives the segmentation that breaks the rank): about 50 pairs
-#: a 1920x1080 photo with the passing ones, 7 ms in all (two networks read each).  After calibration too, with
-#: the deck's learnt suit colours (five calibrated validation decks: recall +1.1 to +3.3
-#: points, precision +0.1 to -0.9).
+#: a 1920x1080 photo with the passing ones, 7 ms in all (two networks read each).  After
+#: calibration too, with the deck's learnt suit colours (five calibrated validation decks,
+#: with the first, small network: recall +1.1 to +3.3 points, precision +0.1 to -0.9).
 #: (0.35 and 0.5 found the same standard validation cards, 1 and 2 Tichu cards fewer of
 #: 506, for a third and a half fewer pairs, which saved no time this machine could measure.)
 WHOLE_SUIT_FLOOR = 0.2
