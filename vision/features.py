@@ -66,27 +66,32 @@ def upright_glyphs(
     px = xs.astype(np.float32)
     py = ys.astype(np.float32)
     source: np.ndarray = mask.astype(np.float32) if mask.dtype.kind == "f" else (mask > 0).astype(np.float32)
+    # The pixels' extents along and across every direction at once: a component is read in
+    # four directions or more, and per-direction numpy calls cost more than their work.
+    dx = np.array([d[0] for d in downs], np.float32)[:, None]
+    dy = np.array([d[1] for d in downs], np.float32)[:, None]
+    # "right" is down turned a quarter anticlockwise on screen (x right, y down).
+    projected = np.concatenate([px * dx + py * dy, px * dy - py * dx])
+    lows, highs = projected.min(axis=1).tolist(), projected.max(axis=1).tolist()
+    count = len(downs)
+    squares = np.empty((count, GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    extents = []
     blurred: dict[float, np.ndarray] = {}
-    results = []
-    for down in downs:
-        dx, dy = float(down[0]), float(down[1])
-        # "right" is down turned a quarter anticlockwise on screen (x right, y down).
-        rx, ry = dy, -dx
-        along = px * dx + py * dy
-        across = px * rx + py * ry
-        a0, a1 = float(along.min()), float(along.max())
-        c0, c1 = float(across.min()), float(across.max())
+    half = GLYPH_SIZE / 2.0
+    for i, down in enumerate(downs):
+        dx_, dy_ = float(down[0]), float(down[1])
+        rx, ry = dy_, -dx_
+        a0, a1, c0, c1 = lows[i], highs[i], lows[count + i], highs[count + i]
         height = a1 - a0 + 1.0
         width = c1 - c0 + 1.0
         scale = GLYPH_FILL / max(height, width)
         mid_a = (a0 + a1) / 2.0
         mid_c = (c0 + c1) / 2.0
-        half = GLYPH_SIZE / 2.0
         # out_x = scale * (across - mid_c) + half ; out_y = scale * (along - mid_a) + half
         matrix = np.array(
             [
                 [scale * rx, scale * ry, half - scale * mid_c],
-                [scale * dx, scale * dy, half - scale * mid_a],
+                [scale * dx_, scale * dy_, half - scale * mid_a],
             ],
             dtype=np.float32,
         )
@@ -96,11 +101,13 @@ def upright_glyphs(
             if scale not in blurred:
                 blurred[scale] = cv2.GaussianBlur(source, (0, 0), 0.5 / scale)
             image = blurred[scale]
-        square = cv2.warpAffine(
-            image, matrix, (GLYPH_SIZE, GLYPH_SIZE), flags=cv2.INTER_LINEAR, borderValue=0.0
+        cv2.warpAffine(
+            image, matrix, (GLYPH_SIZE, GLYPH_SIZE), dst=squares[i], flags=cv2.INTER_LINEAR, borderValue=0.0
         )
-        results.append((np.clip(square, 0.0, 1.0), height, width))
-    return results
+        extents.append((height, width))
+    # (Linear resampling of ink in [0, 1] stays there but for rounding.)
+    np.clip(squares, 0.0, 1.0, out=squares)
+    return [(square, height, width) for square, (height, width) in zip(squares, extents, strict=True)]
 
 
 def glyph_features(square: np.ndarray, height: float, width: float) -> np.ndarray:

@@ -261,7 +261,35 @@ def glyph_squares(
 
 def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]) -> np.ndarray:
     """(N, F) feature vectors of (components, down) glyphs."""
-    return square_vectors(*glyph_squares(ink, glyphs))
+    return described_glyphs(ink, glyphs)[3]
+
+
+def described_glyphs(
+    ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`glyph_squares` of (components, down) glyphs and their :func:`square_vectors`,
+    each glyph cut and described once per photo (kept in ``ink.glyph_cache``)."""
+    cache = ink.glyph_cache
+    missing = list(dict.fromkeys(glyph for glyph in glyphs if glyph not in cache))
+    if missing:
+        squares, heights, widths = glyph_squares(ink, missing)
+        vectors = square_vectors(squares, heights, widths)
+        for i, glyph in enumerate(missing):
+            cache[glyph] = (squares[i], heights[i], widths[i], vectors[i])
+    if not glyphs:
+        return (
+            np.zeros((0, GLYPH_SIZE, GLYPH_SIZE), np.float32),
+            np.zeros(0, np.float32),
+            np.zeros(0, np.float32),
+            np.zeros((0, FEATURE_LENGTH), np.float32),
+        )
+    found = [cache[glyph] for glyph in glyphs]
+    return (
+        np.stack([f[0] for f in found]),
+        np.array([f[1] for f in found], np.float32),
+        np.array([f[2] for f in found], np.float32),
+        np.stack([f[3] for f in found]),
+    )
 
 
 def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
@@ -474,8 +502,7 @@ def read_pairs(
 
     rank_rows = [vector_index(p.rank, p.down) for p in pairs]
     suit_rows = [vector_index((p.suit,), p.down) for p in pairs]
-    squares, heights, widths = glyph_squares(ink, glyphs)
-    vectors = square_vectors(squares, heights, widths)
+    squares, heights, widths, vectors = described_glyphs(ink, glyphs)
     perceptron = builtin_model().probabilities(vectors)
     probabilities = ones_as_tens(sharpened(vectors, perceptron, profile), game)
     rank_columns = [CLASS_INDEX[r] for r in GAME_RANKS[game]]

@@ -681,3 +681,28 @@ def test_no_long_word_among_short_glyphs() -> None:
     labels[10:18, 10:16] = 1  # one small glyph, shorter than any word
     ink = drawn_ink(labels, [[10, 10, 6, 8]], [[12.5, 13.5]], [8.0])
     assert _long_words(ink, set()) == []
+
+
+def test_glyphs_are_described_once_per_photo_and_alike_from_the_cache() -> None:
+    from vision.read import described_glyphs, glyph_squares, square_vectors
+
+    scene = table(400, 400)
+    paste(scene, draw_card("Q", "clubs", 1.5), (200, 200), 25)
+    ink = ink_components(scene, paper_regions(scene))
+    pair = max(index_pairs(ink), key=lambda p: float(ink.sizes[p.rank[0]]))
+    rank, suit = (pair.rank, pair.down), ((pair.suit,), pair.down)
+    first = described_glyphs(ink, [rank])
+    assert set(ink.glyph_cache) == {rank}
+    # Asked again among others, the cached glyph comes back as cut and described at first,
+    # and as a fresh cut would describe it.
+    squares, heights, widths, vectors = described_glyphs(ink, [suit, rank, suit])
+    assert set(ink.glyph_cache) == {rank, suit}
+    np.testing.assert_array_equal(vectors[1], first[3][0])
+    np.testing.assert_array_equal(vectors[0], vectors[2])
+    fresh = glyph_squares(ink, [rank, suit])
+    np.testing.assert_array_equal(squares[:2], fresh[0][::-1])
+    np.testing.assert_array_equal(heights[:2], fresh[1][::-1])
+    np.testing.assert_array_equal(widths[:2], fresh[2][::-1])
+    np.testing.assert_array_equal(vectors[:2], square_vectors(*fresh)[::-1])
+    # Other ink (a copy with new labels) starts with nothing cut.
+    assert replace(ink, labels=ink.labels.copy()).glyph_cache == {}
