@@ -168,12 +168,71 @@ TOP_RIGHT_PAPER = (0.9, 0.3)
 PAPER_TOLERANCE = 0.15
 
 
+def _beside_index(
+    image: np.ndarray,
+    center: tuple[float, float],
+    down: tuple[float, float],
+    size: float,
+    interpolation: int = cv2.INTER_LINEAR,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(K,) offsets across (glyph sizes to the right, -3 to 3) and the (L, K) samples of the
+    (H, W) ``image`` there, level with the rank and suit (L offsets along ``down``) of the
+    index at ``center`` (rank centre) with glyph ``size``."""
+    right, downward = _frame(down)
+    across = np.arange(-3.0, 3.01, 0.1)  # glyph sizes to the right
+    along = np.arange(-0.6, 2.21, 0.2)  # from the rank's top to below its suit
+    xs = center[0] + (across[None, :] * right[0] + along[:, None] * downward[0]) * size
+    ys = center[1] + (across[None, :] * right[1] + along[:, None] * downward[1]) * size
+    values = cv2.remap(
+        image, xs.astype(np.float32), ys.astype(np.float32), interpolation, borderMode=cv2.BORDER_CONSTANT
+    )
+    return across, values
+
+
+def paper_sides(
+    gray: np.ndarray, center: tuple[float, float], down: tuple[float, float], size: float
+) -> tuple[float, float]:
+    """The shares of the 2.5 glyph sizes to the left and to the right of the index at
+    ``center`` (rank centre), facing ``down``, with glyph ``size``, in the (H, W) float32 grey
+    working image ``gray``, along which paper runs level with its rank and suit (paper: within
+    :data:`PAPER_TOLERANCE` of the brightness around the index).
+
+    >>> gray = np.full((100, 200), 60, np.float32)
+    >>> gray[20:90, 30:110] = 230  # a card, its index at the top right
+    >>> [round(share, 2) for share in paper_sides(gray, (100.0, 30.0), (0.0, 1.0), 10.0)]
+    [1.0, 0.19]
+    """
+    across, values = _beside_index(gray, center, down, size)
+    level = np.median(values, axis=0)
+    paper = float(np.percentile(values[:, np.abs(across) < 0.5], 90))
+    on_paper = np.abs(level - paper) < PAPER_TOLERANCE * paper
+    return float(on_paper[across <= -0.5].mean()), float(on_paper[across >= 0.5].mean())
+
+
+def card_sides(
+    cards: np.ndarray, center: tuple[float, float], down: tuple[float, float], size: float
+) -> tuple[float, float]:
+    """The shares of the (H, W) uint8 mask ``cards`` (non-zero: within a paper region's
+    outline, a card's art included) beside the index at ``center``, from
+    :data:`EDGE_MARGIN` to 3 glyph sizes out, to its left and to its right: little on one
+    side is the table beyond its card's edge.
+
+    >>> cards = np.zeros((100, 200), np.uint8)
+    >>> cards[20:90, 30:110] = 1  # a card, its index at the top left
+    >>> card_sides(cards, (40.0, 30.0), (0.0, 1.0), 10.0)
+    (0.0, 1.0)
+    """
+    across, values = _beside_index(cards, center, down, size, cv2.INTER_NEAREST)
+    inside = (values > 0).mean(axis=0)
+    return float(inside[across <= -EDGE_MARGIN].mean()), float(inside[across >= EDGE_MARGIN].mean())
+
+
 def is_top_right(
     gray: np.ndarray, center: tuple[float, float], down: tuple[float, float], size: float
 ) -> bool:
     """True when the index at ``center`` (rank centre), facing ``down``, with glyph ``size``,
     in the (H, W) float32 grey working image ``gray``, has paper to its left and not to its
-    right (see :data:`TOP_RIGHT_PAPER`): a card's top-right index.
+    right (see :data:`TOP_RIGHT_PAPER`, :func:`paper_sides`): a card's top-right index.
 
     >>> gray = np.full((100, 200), 60, np.float32)
     >>> gray[20:90, 30:110] = 230  # a card, its index at the top right
@@ -184,18 +243,7 @@ def is_top_right(
     >>> is_top_right(gray, (40.0, 80.0), (0.0, -1.0), 10.0)  # the bottom-left one, turned round
     True
     """
-    right, downward = _frame(down)
-    across = np.arange(-3.0, 3.01, 0.1)  # glyph sizes to the right
-    along = np.arange(-0.6, 2.21, 0.2)  # from the rank's top to below its suit
-    xs = center[0] + (across[None, :] * right[0] + along[:, None] * downward[0]) * size
-    ys = center[1] + (across[None, :] * right[1] + along[:, None] * downward[1]) * size
-    values = cv2.remap(
-        gray, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
-    )
-    level = np.median(values, axis=0)
-    paper = float(np.percentile(values[:, np.abs(across) < 0.5], 90))
-    on_paper = np.abs(level - paper) < PAPER_TOLERANCE * paper
-    left, right = float(on_paper[across <= -0.5].mean()), float(on_paper[across >= 0.5].mean())
+    left, right = paper_sides(gray, center, down, size)
     return left >= TOP_RIGHT_PAPER[0] and right <= TOP_RIGHT_PAPER[1]
 
 
@@ -234,11 +282,20 @@ class _Candidate:
     merged: bool = False  # both opposite indices found: the corners span the card
     outlined: bool = False  # a lone card's own outline: the corners are measured
     top_right: bool = False  # placed from its top-right index
+    # Card outlines left and right of its index, beyond its card's margin (:func:`card_sides`);
+    # unmeasured, half.
+    sides: tuple[float, float] = (0.5, 0.5)
 
     @property
     def from_one_index(self) -> bool:
         """Placed from a single index reading (neither measured nor spanned by two)."""
         return not (self.outlined or self.merged)
+
+
+def _has_sides(reading: IndexReading) -> bool:
+    """True for an index of rank and suit (not a joker's word, not a special's mark), whose
+    card's side :func:`paper_sides` and :func:`card_sides` tell."""
+    return type(reading) is IndexReading and reading.rank != JOKER
 
 
 def _is_sure(reading: IndexReading) -> bool:
@@ -324,13 +381,16 @@ def assemble(
     # A deck may print three or four indices: one may be its card's top-right (Tichu decks
     # too: tichu_unseen_type found one card more, no other set changed).
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) if loose else None
+    in_cards = (regions.labels > 0).astype(np.uint8) if loose else None
     kept: list[_Candidate] = []
     for reading in loose:
+        near, sides = (0.0, 0.0), (0.5, 0.5)
+        if gray is not None and in_cards is not None and _has_sides(reading):
+            near = paper_sides(gray, reading.center, reading.pair.down, reading.size)
+            sides = card_sides(in_cards, reading.center, reading.pair.down, reading.size)
         top_right = (
-            gray is not None
-            and type(reading) is IndexReading
-            and reading.rank != JOKER
-            and is_top_right(gray, reading.center, reading.pair.down, reading.size)
+            near[0] >= TOP_RIGHT_PAPER[0]
+            and near[1] <= TOP_RIGHT_PAPER[1]
             # Its card's opposite index read down and to its right: a top-left index (in a
             # fan, the card beside it may pass for paper to its left).
             and not any(_spans_a_card(reading, other, game) for other in loose)
@@ -349,13 +409,22 @@ def assemble(
             ),
             None,
         )
+        candidate = _Candidate(
+            card,
+            reading.score,
+            corners,
+            center,
+            card_height,
+            reading.pair.down,
+            reading.center,
+            top_right=top_right,
+            sides=sides,
+        )
         if twin is None:
-            down, index_center = reading.pair.down, reading.center
-            kept.append(
-                _Candidate(
-                    card, reading.score, corners, center, card_height, down, index_center, top_right=top_right
-                )
-            )
+            kept.append(candidate)
+        elif not (twin.merged or twin.top_right or top_right) and (edge := _one_edge(twin, candidate)):
+            # Both ends of one of its long sides (a deck printing three or four indices).
+            kept[kept.index(twin)] = edge
         elif not (twin.merged or twin.top_right or top_right) and _opposite(twin, reading):
             # Both indices of one card: they span the card, so they give its corners.
             twin.corners = _card_between(twin, reading)
@@ -383,12 +452,90 @@ def _drop_repeats(candidates: list[_Candidate], game: str) -> list[_Candidate]:
         twin = next((k for k in kept if _one_card(candidates[k], candidate, game, candidates)), None)
         if twin is None:
             kept.append(i)
+        elif (edge := _one_edge(candidates[twin], candidate)) is not None:
+            candidates[twin] = edge
         elif _left_of(candidate, candidates[twin]):
             # A four-index card read at both top corners: it is placed from its top-left
             # index (placed from the top-right one, it lands a card's width to the right).
             surest = max(candidate.confidence, candidates[twin].confidence)
             candidates[twin] = replace(candidate, confidence=surest)
     return [candidates[i] for i in sorted(kept)]
+
+
+#: Two indices of one card facing opposite ways, each straight along the other's "down",
+#: this many glyph sizes apart (at most ``EDGE_ACROSS`` across), are the two ends of one of
+#: its long sides (decks printing three or four indices: top right and bottom right, or top
+#: left and bottom left).  Drawn, they lie 5.9 apart (glyph-size-sized cards).
+EDGE_ALONG = (3.5, 14.0)
+EDGE_ACROSS = 1.0
+#: An index with at most the first share of card outlines on one side (the table: its
+#: card's edge) and at least the second on the other has its card on the other side ...
+EDGE_TABLE = (0.15, 0.7)
+#: ... measured from this many glyph sizes out (the card's margin beside its index is its own).
+EDGE_MARGIN = 1.2
+
+
+def _table_side(candidate: _Candidate) -> int:
+    """1 when the table lies just left of ``candidate``'s index and its paper to the right
+    (its card lies to the right: a top-left index), -1 when the other way round, else 0."""
+    left, right = candidate.sides
+    if left <= EDGE_TABLE[0] and right >= EDGE_TABLE[1]:
+        return 1
+    if right <= EDGE_TABLE[0] and left >= EDGE_TABLE[1]:
+        return -1
+    return 0
+
+
+def _one_edge(kept: _Candidate, candidate: _Candidate) -> _Candidate | None:
+    """The card ``kept`` and ``candidate`` (one card, each placed from one index) span when
+    their indices are the two ends of one long side (:data:`EDGE_ALONG`) and the table
+    beside one of them tells on which side of it the card lies (:func:`_table_side`); else
+    None.
+
+    Each is placed as if its index were a top-left one, so one of them lies a card's width
+    to the wrong side (merged as opposite corners, the two made a card no wider than a
+    glyph).
+
+    >>> from companion.cards import Deck
+    >>> def placed(x: float, y: float, down: tuple[float, float], sides: tuple[float, float]) -> _Candidate:
+    ...     return _Candidate(Card.parse("2d", Deck.STANDARD), 0.9, np.zeros((4, 2), np.float32),
+    ...                       np.zeros(2), 74.0, down, (x, y), sides=sides)
+    >>> top_right = placed(100.0, 100.0, (0.0, 1.0), (1.0, 0.6))  # another card to its right
+    >>> bottom_right = placed(100.0, 160.0, (0.0, -1.0), (0.0, 1.0))  # the table to its left
+    >>> card = _one_edge(top_right, bottom_right)
+    >>> card.merged, [round(float(v)) for v in card.center]  # left of the right-hand side
+    (True, [80, 130])
+    >>> _one_edge(top_right, placed(130.0, 160.0, (0.0, -1.0), (0.0, 1.0))) is None  # 3 across
+    True
+    >>> _one_edge(top_right, placed(100.0, 160.0, (0.0, -1.0), (0.3, 1.0))) is None  # no table
+    True
+    """
+    if not (kept.from_one_index and candidate.from_one_index):
+        return None
+    offset = _index_offset(kept.down, kept.index_center, candidate.down, candidate.index_center, turned=True)
+    if offset is None:
+        return None
+    across, along = offset
+    size = max(kept.height, candidate.height) / CARD_HEIGHT_PER_GLYPH
+    if not (EDGE_ALONG[0] * size <= along <= EDGE_ALONG[1] * size and abs(across) <= EDGE_ACROSS * size):
+        return None
+    # The table right beside one of them tells the side; paper alone does not (in a pile
+    # another card's paper lies beyond the card's edge, and its own art within it).
+    vote = _table_side(kept) - _table_side(candidate)
+    if vote == 0:
+        return None
+    first = kept if vote > 0 else candidate
+    other = candidate if first is kept else kept
+    frame = _frame(first.down)
+    start = frame @ np.asarray(first.index_center)
+    end = frame @ np.asarray(other.index_center)
+    left, top = start - np.asarray(INDEX_OFFSET) * size
+    bottom = end[1] + INDEX_OFFSET[1] * size
+    right = left + CARD_WIDTH_PER_GLYPH * size
+    local = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
+    corners = np.asarray(local @ frame, dtype=np.float32)
+    confidence = 1.0 - (1.0 - kept.confidence) * (1.0 - candidate.confidence)
+    return replace(first, corners=corners, center=corners.mean(axis=0), confidence=confidence, merged=True)
 
 
 #: A card's two top indices lie at most this many glyph sizes apart: one and a half times

@@ -245,6 +245,33 @@ def test_a_card_showing_only_its_top_right_index_is_placed_to_its_left(
     assert cv2.pointPolygonTest(corners, (480.0, 250.0), False) < 0  # not out on the table
 
 
+@pytest.mark.parametrize("angle", [0.0, 160.0])
+def test_a_card_read_at_both_ends_of_its_right_side_lies_to_their_left(angle: float) -> None:
+    # A four-index deck.  A second card hides the first's left part, a third lies beside
+    # its top-right index: that index has paper on both sides, and with its turned
+    # bottom-right one it spans the card's right side.  Merged as opposite corners the two
+    # made a card no wider than a glyph; placed from the top-right one alone, the card lay a
+    # card's width too far right.  The table beside the bottom-right index tells the side.
+    seven = draw_card("7", "hearts", 1.5)
+    h, w = seven.shape[:2]
+    corner = seven[6:81, 6:51].copy()
+    ink_columns = np.flatnonzero((corner.min(axis=2) < 200).any(axis=0))
+    index = corner[:, int(ink_columns[0]) : int(ink_columns[-1]) + 1]
+    seven[6:81, w - 4 - index.shape[1] : w - 4] = index
+    seven[h - 81 : h - 6, 4 : 4 + index.shape[1]] = index[::-1, ::-1]
+    scene = table(500, 600)
+    under = paste(scene, seven, (300.0, 250.0), angle)
+    paste(scene, draw_card("9", "clubs", 1.5), (215.0, 262.0), angle)
+    paste(scene, draw_card("Q", "spades", 1.5), (452.0, 150.0), angle)
+    cards = {str(c.card): c for c in scan_image(scene, "standard").cards}
+    assert sorted(cards) == ["7h", "9c", "Qs"]
+    corners = cards["7h"].corners.reshape(-1, 1, 2)
+    middle = under.mean(axis=0)
+    assert cv2.pointPolygonTest(corners, (float(middle[0]), float(middle[1])), False) >= 0
+    sides = np.linalg.norm(np.diff(cards["7h"].corners, axis=0, append=cards["7h"].corners[:1]), axis=1)
+    assert sides.min() > 0.5 * w  # a card's width, not a sliver
+
+
 def test_a_one_above_a_suit_in_a_standard_deck_is_a_ten_whose_nought_is_hidden() -> None:
     # A standard deck has no "1": a "1" above a suit symbol is a "10" whose "0" the next
     # card in a fan (or a card's edge) hides.
