@@ -1062,7 +1062,11 @@ def read_marks(
     sizes: list[float] = []
     beside: list[bool] = []
     for component in range(len(ink.centers)):
-        if ink.root(component) != component or component in used:
+        # Parts split by blur too: a mark of two letters ("Dg") blurred into one component
+        # is cut in two, and its first letter is the mark calibration learnt.  (Glyphs cut
+        # from a frame line are not: an "A" so cut read as a Phoenix's mark.)
+        lined = ink.lined is not None and bool(ink.lined[component])
+        if component in used or ink.root(component) in used or lined:
             continue
         if not 0.6 * typical <= float(ink.sizes[component]) <= 1.6 * typical:
             continue

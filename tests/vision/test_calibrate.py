@@ -195,17 +195,27 @@ def test_a_special_card_in_a_fan_is_found_by_the_corner_mark_calibration_learnt(
     assert sorted(str(c.card) for c in scan_image(scene, "tichu").cards) == ["10t", "7j", "8s", "9p"]
 
 
-@pytest.mark.parametrize("angle", [0.0, 35.0])
-def test_a_loose_special_card_is_found_by_its_mark_at_its_own_angle(style: DeckStyle, angle: float) -> None:
-    # A Phoenix lying on its own, turned away from the other cards: without its outline
-    # (the template is left out here, as when a pale table swallows the card's edges) only
-    # its lettered corner mark tells it, and the mark reads only upright on its own card's
-    # axis, not on a neighbour's.
+@pytest.fixture(scope="module")
+def lettered(style: DeckStyle) -> tuple[DeckStyle, DeckProfile]:
+    """The held-out deck with its specials' names' letters in their corners ("Dg" the Dog),
+    and the profile its photos teach."""
     marked = dataclasses.replace(style, special_mark="letter")
     deck = list(tichu_deck())
     calibrated = calibrate(
         [(layout_photo(marked, deck[i : i + 14]), deck[i : i + 14]) for i in range(0, len(deck), 14)], "tichu"
     )
+    return marked, calibrated
+
+
+@pytest.mark.parametrize("angle", [0.0, 35.0])
+def test_a_loose_special_card_is_found_by_its_mark_at_its_own_angle(
+    lettered: tuple[DeckStyle, DeckProfile], angle: float
+) -> None:
+    # A Phoenix lying on its own, turned away from the other cards: without its outline
+    # (the template is left out here, as when a pale table swallows the card's edges) only
+    # its lettered corner mark tells it, and the mark reads only upright on its own card's
+    # axis, not on a neighbour's.
+    marked, calibrated = lettered
     assert "Phoenix" in calibrated.labels
     profile = dataclasses.replace(calibrated, templates={})
     scene = table(560, 900, seed=4)
@@ -216,6 +226,22 @@ def test_a_loose_special_card_is_found_by_its_mark_at_its_own_angle(style: DeckS
     assert sorted(str(c.card) for c in found) == ["7j", "8s", "Phoenix"]
     phoenix = next(c for c in found if str(c.card) == "Phoenix")
     assert cv2.pointPolygonTest(phoenix.corners.reshape(-1, 1, 2), (680.0, 280.0), False) >= 0
+
+
+@pytest.mark.parametrize(("width", "blur"), [(150, 1.0), (130, 0.8)])
+def test_a_special_cards_two_letter_mark_blurred_into_one_blot_is_still_read(
+    lettered: tuple[DeckStyle, DeckProfile], width: int, blur: float
+) -> None:
+    # Blur joins the Dog's "D" and "g" into one component: the mark calibration learnt is
+    # the "D" alone, which the scanner cuts back out of the blot.
+    marked, profile = lettered
+    fan = [Card.parse(c) for c in ("7j", "8s", "Dog", "9p", "10t")]
+    scene = table(520, 900, seed=3)
+    for k, card in enumerate(fan):
+        paste_face(scene, marked, card, width, (220 + k * 60, 260 + k * 4), 3.0)
+    scene = cv2.GaussianBlur(scene, (0, 0), blur)
+    found = sorted(str(c.card) for c in scan_image(scene, "tichu", profile).cards)
+    assert found == sorted(str(c) for c in fan)
 
 
 def test_a_deck_framed_right_along_its_edges_is_still_outlined_for_calibration() -> None:
