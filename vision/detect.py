@@ -813,16 +813,25 @@ def fused_parts(
         for level in FUSED_LEVELS:
             if not tried.any():
                 break
-            cut, chosen, stats, centroids, owner = _cut_at(labels, darkness, level, tried, areas, min_size)
+            # Only the tried components' joint box is labelled (about half the photo).
+            x0, y0 = (int(v) for v in boxes[tried, :2].min(axis=0))
+            x1, y1 = (int(v) for v in (boxes[tried, :2] + boxes[tried, 2:4]).max(axis=0))
+            window = (slice(y0, y1), slice(x0, x1))
+            cut, chosen, stats, centroids, owner = _cut_at(
+                labels[window], darkness[window], level, tried, areas, min_size
+            )
             if not chosen.size:
                 continue
+            stats[:, 0] += x0
+            stats[:, 1] += y0
+            centroids += (x0, y0)
             # Parts are numbered on from those already cut, and painted in their own boxes
             # only (a whole-image relabelling costs milliseconds); a cut component is not
             # tried again.
             first = count + 1 + sum(len(p) for p in found_parents)
             for k, (part, (x, y, w, h)) in enumerate(zip(chosen, stats[chosen, :4], strict=True)):
-                window = part_labels[y : y + h, x : x + w]
-                window[cut[y : y + h, x : x + w] == part + 1] = first + k
+                painted = part_labels[y : y + h, x : x + w]
+                painted[cut[y - y0 : y - y0 + h, x - x0 : x - x0 + w] == part + 1] = first + k
             found_boxes.append(stats[chosen, :4].astype(np.int32))
             found_centers.append(centroids[chosen].astype(np.float32))
             found_parents.append(owner[chosen].astype(np.int32))
@@ -940,7 +949,8 @@ def _cut_at(
     components whose pixel counts are ``areas`` (N,): ``(cut, chosen, stats, centroids,
     owner)``, the (H, W) int32 labelling of all pieces at that level (piece i is i + 1), the
     pieces chosen as parts (sorted by component), and every piece's (P, 5) stats, (P, 2)
-    centroids and (P,) component."""
+    centroids and (P,) component.  ``labels`` and ``darkness`` may be a window of the
+    photo's (coordinates are then the window's)."""
     count = len(tried)
     nothing = np.zeros(0, np.int64)
     # Whole-image labelling (a part lies inside one component, so it names its component by
