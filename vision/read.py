@@ -1291,7 +1291,9 @@ def _long_words(ink: Ink, skip: set[int]) -> list[_Word]:
     glyph a few pixels away too)."""
     own = ink.labels > 0
     if skip:
-        own &= ~np.isin(ink.labels, [c + 1 for c in skip])
+        kept = np.ones(len(ink.boxes) + 1, bool)
+        kept[[c + 1 for c in skip]] = False
+        own &= kept.take(ink.labels)  # (a lookup: np.isin sorts the whole photo's labels)
     own_u8 = own.astype(np.uint8)
     side = 2 * JOKER_WORD_GAP + 1
     joined = cv2.dilate(own_u8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
