@@ -7,6 +7,8 @@ Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--scenes N] 
        nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 3000 --seed 31
        nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 6000 --seed 31 \
            -o vision/models/indexnet_6000.npz   (the second index network, read beside it)
+       nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 6000 --seed 31 \
+           --net-seed 47 -o vision/models/indexnet_6000_n47.npz   (the third, from other starting weights)
 
 Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
 A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
@@ -1026,6 +1028,12 @@ def main() -> int:
     parser.add_argument("--hidden", type=int, default=160)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument(
+        "--net-seed",
+        type=int,
+        help="with --indexnet: seed of the drawn indices, the initial weights and the batches"
+        " (default --seed; another makes another member for the ensemble from the same scenes)",
+    )
+    parser.add_argument(
         "-o",
         "--output",
         help="default: vision/models/glyphs.npz (context.npz with --context, glyphnet.npz with --glyphnet)",
@@ -1050,7 +1058,10 @@ def main() -> int:
     output = args.output or str(models / name)
     rng = np.random.default_rng(args.seed)
     if args.indexnet:
-        return indexnet_main(args.scenes or 3000, args.seed, args.workers, args.epochs or NET_EPOCHS, output)
+        net_seed = args.seed if args.net_seed is None else args.net_seed
+        return indexnet_main(
+            args.scenes or 3000, args.seed, args.workers, args.epochs or NET_EPOCHS, output, net_seed
+        )
     if args.context:
         return train_context(rng, scenes, args.seed, args.workers, args.hidden, epochs, output)
     fonts = truetype_fonts()
@@ -1416,8 +1427,13 @@ def train_indexnet(
     return IndexNet(params, RANK_OUT, SUIT_OUT)
 
 
-def indexnet_main(scenes: int, seed: int, workers: int, epochs: int, output: str) -> int:
-    """Train and save the index patch network on the pairs of ``scenes`` table scenes."""
+def indexnet_main(
+    scenes: int, seed: int, workers: int, epochs: int, output: str, net_seed: int | None = None
+) -> int:
+    """Train and save the index patch network on the pairs of ``scenes`` table scenes of
+    ``seed``; ``net_seed`` (default ``seed``) draws the font indices, the initial weights
+    and the batches."""
+    net_seed = seed if net_seed is None else net_seed
     started = time.time()
     cache = os.environ.get("TRICKMATE_PATCH_CACHE")  # reuse one drawing across training runs
     if cache and os.path.exists(cache):
@@ -1428,7 +1444,7 @@ def indexnet_main(scenes: int, seed: int, workers: int, epochs: int, output: str
         if cache:
             np.savez(cache, patches=patches, ratios=ratios, ranks=ranks, suits=suits)
     # Indices drawn from fonts too, so that lettering unlike the development families' reads.
-    drawn = drawn_patches(DRAWN_INDICES, seed)
+    drawn = drawn_patches(DRAWN_INDICES, net_seed)
     patches, ratios, ranks, suits = (
         np.concatenate([a, b]) for a, b in zip((patches, ratios, ranks, suits), drawn, strict=True)
     )
@@ -1437,7 +1453,7 @@ def indexnet_main(scenes: int, seed: int, workers: int, epochs: int, output: str
         f"{len(ranks)} patches ({cards} of indices) from {scenes} scenes in {time.time() - started:.0f}s",
         file=sys.stderr,
     )
-    net = train_indexnet(patches, ratios, ranks, suits, np.random.default_rng(seed), epochs)
+    net = train_indexnet(patches, ratios, ranks, suits, np.random.default_rng(net_seed), epochs)
     return saved(net, output, started)
 
 

@@ -151,11 +151,11 @@ def split_softmax(logits: np.ndarray, ranks: int) -> tuple[np.ndarray, np.ndarra
 class IndexEnsemble:
     """Networks of the same classes read together: :meth:`probabilities` is their average.
 
-    Two networks trained alike on different scenes err on different patches: averaged, they
-    are surer where they agree and less sure where one alone is (on validation photos the
-    average rescuing from 0.8 read 0.2 to 0.4 points more precisely than the first network
-    alone at its best, from 0.9, with as much recall or more; see
-    :data:`vision.read.WHOLE_SURE`).
+    Networks trained alike on different scenes, or from different starting weights, err on
+    different patches: averaged, they are surer where they agree and less sure where one
+    alone is (on validation photos two averaged, rescuing from 0.8, read 0.2 to 0.4 points
+    more precisely than the first network alone at its best, from 0.9, with as much recall
+    or more; see :data:`vision.read.WHOLE_SURE`).
     """
 
     def __init__(self, members: list[IndexNet]) -> None:
@@ -174,8 +174,10 @@ class IndexEnsemble:
 
 
 #: The shipped networks (``vision/models``), each trained by ``scripts/train_reader.py
-#: --indexnet``: on 3,000 scenes, and on 6,000 (``--scenes 6000 -o .../indexnet_6000.npz``).
-INDEX_NET_FILES = ("indexnet.npz", "indexnet_6000.npz")
+#: --indexnet``: on 3,000 scenes; on 6,000 (``--scenes 6000 -o .../indexnet_6000.npz``); and
+#: on the same 6,000 from other starting weights, batches and drawn indices (``--net-seed
+#: 47 -o .../indexnet_6000_n47.npz``).  Each costs about 1.7 ms a 1920x1080 photo.
+INDEX_NET_FILES = ("indexnet.npz", "indexnet_6000.npz", "indexnet_6000_n47.npz")
 
 
 @functools.cache

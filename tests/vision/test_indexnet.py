@@ -155,7 +155,7 @@ def test_the_shipped_networks_are_read_together_as_their_average() -> None:
     from vision.indexnet import IndexEnsemble, IndexNet
 
     ensemble = index_net()
-    assert len(ensemble.members) == 2
+    assert len(ensemble.members) == 3
     photo = table(500, 500)
     paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
     ink, pairs = _proposals(photo)
@@ -164,10 +164,11 @@ def test_the_shipped_networks_are_read_together_as_their_average() -> None:
     ratios = pair_frames(ink, pairs)[3]
     ranks, suits = ensemble.probabilities(patches, ratios)
     readings = [member.probabilities(patches, ratios) for member in ensemble.members]
-    np.testing.assert_allclose(ranks, (readings[0][0] + readings[1][0]) / 2, atol=1e-6)
-    np.testing.assert_allclose(suits, (readings[0][1] + readings[1][1]) / 2, atol=1e-6)
-    first, second = (member.params["w0"] for member in ensemble.members)
-    assert first.shape == second.shape and not np.allclose(first, second)  # two networks, not one twice
+    np.testing.assert_allclose(ranks, sum(r for r, _ in readings) / 3, atol=1e-6)
+    np.testing.assert_allclose(suits, sum(s for _, s in readings) / 3, atol=1e-6)
+    weights = [member.params["w0"] for member in ensemble.members]
+    for k, first in enumerate(weights):  # three networks, not one twice
+        assert all(first.shape == other.shape and not np.allclose(first, other) for other in weights[k + 1 :])
     odd = IndexNet(ensemble.members[0].params, ensemble.ranks[:-1], ensemble.suits)
     with pytest.raises(ValueError, match="same classes"):
         IndexEnsemble([ensemble.members[0], odd])
