@@ -8,6 +8,7 @@ import pytest
 
 from tests.vision.conftest import draw_card, paste, suit_shape, table
 from vision.detect import IndexPair, Ink, index_pairs, ink_components, paper_regions
+from vision.features import FEATURE_LENGTH
 from vision.indexnet import PATCH_HEIGHT, PATCH_WIDTH, index_net, index_patches, pair_frames
 from vision.read import GAME_RANKS, GAME_SUITS, SUIT_COLOURS, _read_whole
 
@@ -172,3 +173,54 @@ def test_the_shipped_networks_are_read_together_as_their_average() -> None:
     odd = IndexNet(ensemble.members[0].params, ensemble.ranks[:-1], ensemble.suits)
     with pytest.raises(ValueError, match="same classes"):
         IndexEnsemble([ensemble.members[0], odd])
+
+
+def test_a_pair_is_rescued_only_where_the_network_reads_its_card_as_surely_as_asked() -> None:
+    photo = table(500, 500)
+    paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
+    ink, pairs = _proposals(photo)
+    assert ink.darkness is not None
+    nothing, suit_like = np.zeros(len(pairs)), np.ones(len(pairs))
+
+    def rescued(sure: float) -> np.ndarray:
+        args = (ink, ink.darkness, pairs, "standard", nothing, 0.4, suit_like, photo, COLOURS)
+        return _read_whole(*args, None, 0.2, sure).scores
+
+    scores = rescued(0.5)
+    assert len(scores) and (scores >= 0.5).all()
+    assert len(rescued(float(scores.max()) + 1e-3)) == 0
+
+
+def test_after_calibration_a_rescue_passes_at_its_own_threshold_below_the_pass_score(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two blots no glyph reader reads; the network (a stand-in here) reads them as the
+    # seven of hearts 0.7 surely: above the calibrated rescue threshold, below the glyph
+    # readers' calibrated pass score.  It used to need that pass score too.
+    import vision.read as read
+    from vision.profile import DeckProfile
+
+    assert read.CALIBRATED_WHOLE_SURE <= 0.7 < read.MIN_PAIR_SCORE
+    photo = table(300, 300)
+    cv2.rectangle(photo, (80, 60), (220, 250), (235, 235, 235), -1)
+    cv2.circle(photo, (110, 100), 9, (40, 40, 200), -1)
+    cv2.circle(photo, (110, 130), 7, (40, 40, 200), -1)
+    ink, pairs = _proposals(photo)
+    assert pairs
+    seven, hearts = GAME_RANKS["standard"].index("7"), GAME_SUITS["standard"].index("hearts")
+
+    def stand_in(*args: object, **kwargs: object) -> read.WholeReadings:
+        every = np.arange(len(pairs))
+        return read.WholeReadings(
+            vetoed=every[:0],
+            rescued=every[:1],
+            ranks=np.array([seven]),
+            suits=np.array([hearts]),
+            scores=np.array([0.7]),
+            units=np.array([20.0]),
+        )
+
+    monkeypatch.setattr(read, "_read_whole", stand_in)
+    profile = DeckProfile("standard", exemplars=np.zeros((1, FEATURE_LENGTH), np.float32), labels=("7",))
+    readings = read.read_pairs(ink, pairs, "standard", profile, photo)
+    assert [(r.rank, r.suit, round(r.score, 3), r.whole) for r in readings] == [("7", "hearts", 0.7, True)]
