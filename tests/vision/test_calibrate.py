@@ -432,6 +432,6 @@ def test_after_calibration_the_index_network_completes_a_fan_the_glyph_readers_r
     found = Counter(str(c.card) for c in scan_image(image, "tichu", profile).cards)
     assert found == truth
     # The calibrated glyph readers alone, the index patch network rescuing nothing.
-    monkeypatch.setattr("vision.read.WHOLE_SURE", 1.1)
+    monkeypatch.setattr("vision.read.CALIBRATED_WHOLE_SURE", 1.1)
     alone = Counter(str(c.card) for c in scan_image(image, "tichu", profile).cards)
     assert alone < truth and sum((truth - alone).values()) == 1  # one card short, nothing false

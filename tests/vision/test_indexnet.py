@@ -183,8 +183,11 @@ def test_a_pair_is_rescued_only_where_the_network_reads_its_card_as_surely_as_as
     nothing, suit_like = np.zeros(len(pairs)), np.ones(len(pairs))
 
     def rescued(sure: float) -> np.ndarray:
-        args = (ink, ink.darkness, pairs, "standard", nothing, 0.4, suit_like, photo, COLOURS)
-        return _read_whole(*args, None, 0.2, sure).scores
+        assert ink.darkness is not None
+        darkness = ink.darkness
+        return _read_whole(
+            ink, darkness, pairs, "standard", nothing, 0.4, suit_like, photo, COLOURS, None, 0.2, sure
+        ).scores
 
     scores = rescued(0.5)
     assert len(scores) and (scores >= 0.5).all()
