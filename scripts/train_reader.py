@@ -1058,9 +1058,8 @@ def main() -> int:
     output = args.output or str(models / name)
     rng = np.random.default_rng(args.seed)
     if args.indexnet:
-        net_seed = args.seed if args.net_seed is None else args.net_seed
         return indexnet_main(
-            args.scenes or 3000, args.seed, args.workers, args.epochs or NET_EPOCHS, output, net_seed
+            args.scenes or 3000, args.seed, args.workers, args.epochs or NET_EPOCHS, output, args.net_seed
         )
     if args.context:
         return train_context(rng, scenes, args.seed, args.workers, args.hidden, epochs, output)

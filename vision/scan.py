@@ -227,23 +227,20 @@ def card_sides(
     return float(inside[across <= -EDGE_MARGIN].mean()), float(inside[across >= EDGE_MARGIN].mean())
 
 
-def is_top_right(
-    gray: np.ndarray, center: tuple[float, float], down: tuple[float, float], size: float
-) -> bool:
-    """True when the index at ``center`` (rank centre), facing ``down``, with glyph ``size``,
-    in the (H, W) float32 grey working image ``gray``, has paper to its left and not to its
-    right (see :data:`TOP_RIGHT_PAPER`, :func:`paper_sides`): a card's top-right index.
+def is_top_right(paper: tuple[float, float]) -> bool:
+    """True when an index has paper to its left and not to its right (``paper``: its
+    :func:`paper_sides`; see :data:`TOP_RIGHT_PAPER`): a card's top-right index.
 
     >>> gray = np.full((100, 200), 60, np.float32)
     >>> gray[20:90, 30:110] = 230  # a card, its index at the top right
-    >>> is_top_right(gray, (100.0, 30.0), (0.0, 1.0), 10.0)
+    >>> is_top_right(paper_sides(gray, (100.0, 30.0), (0.0, 1.0), 10.0))
     True
-    >>> is_top_right(gray, (40.0, 30.0), (0.0, 1.0), 10.0)  # the top-left index
+    >>> is_top_right(paper_sides(gray, (40.0, 30.0), (0.0, 1.0), 10.0))  # the top-left index
     False
-    >>> is_top_right(gray, (40.0, 80.0), (0.0, -1.0), 10.0)  # the bottom-left one, turned round
+    >>> is_top_right(paper_sides(gray, (40.0, 80.0), (0.0, -1.0), 10.0))  # bottom left, turned round
     True
     """
-    left, right = paper_sides(gray, center, down, size)
+    left, right = paper
     return left >= TOP_RIGHT_PAPER[0] and right <= TOP_RIGHT_PAPER[1]
 
 
@@ -389,8 +386,7 @@ def assemble(
             near = paper_sides(gray, reading.center, reading.pair.down, reading.size)
             sides = card_sides(in_cards, reading.center, reading.pair.down, reading.size)
         top_right = (
-            near[0] >= TOP_RIGHT_PAPER[0]
-            and near[1] <= TOP_RIGHT_PAPER[1]
+            is_top_right(near)
             # Its card's opposite index read down and to its right: a top-left index (in a
             # fan, the card beside it may pass for paper to its left).
             and not any(_spans_a_card(reading, other, game) for other in loose)
