@@ -953,8 +953,8 @@ def _cut_at(
     photo's (coordinates are then the window's)."""
     count = len(tried)
     nothing = np.zeros(0, np.int64)
-    # Whole-image labelling (a part lies inside one component, so it names its component by
-    # any of its pixels): cheaper than a window per component.
+    # One labelling of the whole window (a part lies inside one component, so it names its
+    # component by any of its pixels): cheaper than a window per component.
     core = (labels > 0) & (darkness >= level)
     n, cut, stats, centroids = label_components(core.view(np.uint8))
     if n < 3:
