@@ -124,6 +124,17 @@ def _frame(down: tuple[float, float]) -> np.ndarray:
     return np.array([[dy, -dx], [dx, dy]], np.float64)
 
 
+def _box_in_frame(left: float, top: float, right: float, bottom: float, frame: np.ndarray) -> np.ndarray:
+    """(4, 2) float32 TL, TR, BR, BL of the box ``left`` to ``right``, ``top`` to ``bottom`` in
+    the upright ``frame`` (:func:`_frame`), in image coordinates.
+
+    >>> _box_in_frame(0.0, 0.0, 2.0, 3.0, _frame((1.0, 0.0))).tolist()  # "down" to the right
+    [[0.0, 0.0], [0.0, -2.0], [3.0, -2.0], [3.0, 0.0]]
+    """
+    local = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
+    return np.asarray(local @ frame, dtype=np.float32)
+
+
 def order_corners(quad: np.ndarray, down: tuple[float, float]) -> np.ndarray:
     """Order a (4, 2) outline as TL, TR, BR, BL of the card seen with ``down`` as down.
 
@@ -153,8 +164,7 @@ def predicted_card(reading: IndexReading, top_right: bool = False) -> np.ndarray
     top = -INDEX_OFFSET[1] * size
     right = left + CARD_WIDTH_PER_GLYPH * size
     bottom = top + CARD_HEIGHT_PER_GLYPH * size
-    local = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
-    world = local @ _frame(reading.pair.down) + np.asarray(reading.center)
+    world = _box_in_frame(left, top, right, bottom, _frame(reading.pair.down)) + np.asarray(reading.center)
     return np.asarray(world, dtype=np.float32)
 
 
@@ -528,8 +538,7 @@ def _one_edge(kept: _Candidate, candidate: _Candidate) -> _Candidate | None:
     left, top = start - np.asarray(INDEX_OFFSET) * size
     bottom = end[1] + INDEX_OFFSET[1] * size
     right = left + CARD_WIDTH_PER_GLYPH * size
-    local = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
-    corners = np.asarray(local @ frame, dtype=np.float32)
+    corners = _box_in_frame(left, top, right, bottom, frame)
     confidence = 1.0 - (1.0 - kept.confidence) * (1.0 - candidate.confidence)
     return replace(first, corners=corners, center=corners.mean(axis=0), confidence=confidence, merged=True)
 
@@ -761,8 +770,7 @@ def _card_between(kept: _Candidate, reading: IndexReading) -> np.ndarray:
     size = (kept.height / CARD_HEIGHT_PER_GLYPH + reading.size) / 2.0
     left, top = start - np.asarray(INDEX_OFFSET) * size
     right, bottom = end + np.asarray(INDEX_OFFSET) * size
-    local = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
-    return np.asarray(local @ frame, dtype=np.float32)
+    return _box_in_frame(left, top, right, bottom, frame)
 
 
 def find_cards(
