@@ -1193,11 +1193,16 @@ def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
     order = np.argsort(centers[:, 0], kind="stable")
     sorted_x = centers[order, 0]
     pairs: list[IndexPair] = []
+    # Each component's window of the sorted list, all at once; the small per-pair work below
+    # runs on Python floats and lists (numpy's per-call cost outweighs a handful of values).
+    reaches = 2.4 * sizes
+    lows = np.searchsorted(sorted_x, centers[:, 0] - reaches, side="left").tolist()
+    highs = np.searchsorted(sorted_x, centers[:, 0] + reaches, side="right").tolist()
+    points = centers.tolist()
+    size_list = sizes.tolist()
     for a in range(count):
-        reach = 2.4 * sizes[a]
-        lo = int(np.searchsorted(sorted_x, centers[a, 0] - reach, side="left"))
-        hi = int(np.searchsorted(sorted_x, centers[a, 0] + reach, side="right"))
-        window = order[lo:hi]
+        reach = reaches[a]
+        window = order[lows[a] : highs[a]]
         delta_a = centers[window] - centers[a]
         distance_a = np.hypot(delta_a[:, 0], delta_a[:, 1])
         ratio = sizes[window] / sizes[a]
@@ -1219,33 +1224,35 @@ def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
             chosen = chosen[~ink.lined[window[chosen]]]
         # Specks (frame scraps, a neighbour's edge) may crowd the suit out of the nearest few:
         # the nearest suit-sized neighbours are always offered too.
-        sizeable = chosen[ratio[chosen] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS]
-        nearest = chosen[:max_neighbours]
-        chosen = np.concatenate([nearest, sizeable[~np.isin(sizeable, nearest)]])
-        candidates = window[chosen]
+        sizeable = chosen[ratio[chosen] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS].tolist()
+        nearest = chosen[:max_neighbours].tolist()
+        offered = nearest + [k for k in sizeable if k not in nearest]
+        candidates = window[offered].tolist()
+        ax, ay = points[a]
+        size_a = size_list[a]
         for b in candidates:
-            offset = centers[b] - centers[a]
-            d = offset / float(np.hypot(offset[0], offset[1]))
-            pairs.append(IndexPair((a,), int(b), (float(d[0]), float(d[1]))))
+            bx, by = points[b]
+            ox, oy = bx - ax, by - ay
+            length = float(np.hypot(ox, oy))
+            dx, dy = ox / length, oy / length
+            pairs.append(IndexPair((a,), b, (dx, dy)))
             # "10": a second glyph of the same height beside the first, across "down".
             for c in candidates:
                 if c == b:
                     continue
-                side = centers[c] - centers[a]
-                across = abs(side[0] * d[1] - side[1] * d[0])
-                along = abs(side[0] * d[0] + side[1] * d[1])
+                cx, cy = points[c]
+                sx, sy = cx - ax, cy - ay
+                across = abs(sx * dy - sy * dx)
+                along = abs(sx * dx + sy * dy)
                 if (
-                    across <= 1.1 * sizes[a]
-                    and along <= TEN_GLYPHS_LEVEL * sizes[a]
-                    and 0.75 <= sizes[c] / sizes[a] <= 1.33
-                    and across >= 0.3 * sizes[a]
+                    across <= 1.1 * size_a
+                    and along <= TEN_GLYPHS_LEVEL * size_a
+                    and 0.75 <= size_list[c] / size_a <= 1.33
+                    and across >= 0.3 * size_a
                 ):
-                    union = (centers[a] + centers[int(c)]) / 2.0
-                    e = centers[b] - union
-                    e /= max(float(np.hypot(e[0], e[1])), 1e-6)
-                    pairs.append(
-                        IndexPair((min(a, int(c)), max(a, int(c))), int(b), (float(e[0]), float(e[1])))
-                    )
+                    ex, ey = bx - (ax + cx) / 2.0, by - (ay + cy) / 2.0
+                    norm = max(float(np.hypot(ex, ey)), 1e-6)
+                    pairs.append(IndexPair((min(a, c), max(a, c)), b, (ex / norm, ey / norm)))
     return pairs
 
 
@@ -1255,21 +1262,29 @@ def component_mask(ink: Ink, components: tuple[int, ...]) -> tuple[np.ndarray, t
     Without ``ink.darkness`` the mask is binary (uint8 0/1); with it, float32 darkness on the
     components' pixels and the pixel ring around them (their anti-aliased edges).
     """
-    boxes = ink.boxes[list(components)]
     height, width = ink.labels.shape
-    x0 = max(int(boxes[:, 0].min()) - 1, 0)
-    y0 = max(int(boxes[:, 1].min()) - 1, 0)
-    x1 = min(int((boxes[:, 0] + boxes[:, 2]).max()) + 1, width)
-    y1 = min(int((boxes[:, 1] + boxes[:, 3]).max()) + 1, height)
+    if len(components) == 1:
+        # (Most glyphs are one component: plain ints, no numpy calls on a single box.)
+        bx, by, bw, bh = ink.boxes[components[0]].tolist()
+        x0, y0 = max(bx - 1, 0), max(by - 1, 0)
+        x1, y1 = min(bx + bw + 1, width), min(by + bh + 1, height)
+    else:
+        boxes = ink.boxes[list(components)]
+        x0 = max(int(boxes[:, 0].min()) - 1, 0)
+        y0 = max(int(boxes[:, 1].min()) - 1, 0)
+        x1 = min(int((boxes[:, 0] + boxes[:, 2]).max()) + 1, width)
+        y1 = min(int((boxes[:, 1] + boxes[:, 3]).max()) + 1, height)
     window = ink.labels[y0:y1, x0:x1]
     parts = ink.part_labels[y0:y1, x0:x1] if ink.part_labels is not None else None
-    mask = np.zeros(window.shape, np.uint8)
+    found: np.ndarray | None = None
     roots = set()
     for component in components:
         root = ink.root(component)
         source = window if root == component or parts is None else parts
-        mask |= (source == component + 1).astype(np.uint8)
+        hit = source == component + 1
+        found = hit if found is None else found | hit
         roots.add(root)
+    mask = found.view(np.uint8) if found is not None else np.zeros(window.shape, np.uint8)
     if ink.darkness is None:
         return mask, (x0, y0)
     # The ring may not take pixels of other components, nor of other parts; a part's ring may
@@ -1279,9 +1294,9 @@ def component_mask(ink: Ink, components: tuple[int, ...]) -> tuple[np.ndarray, t
         for root in roots - set(components):
             free |= window == root + 1
         free &= (parts == 0) | (mask > 0)
-    ring = cv2.dilate(mask, _CROSS) & free.astype(np.uint8)
-    weights = ink.darkness[y0:y1, x0:x1] * (mask | ring).astype(np.float32)
-    return np.maximum(weights, mask * GLYPH_MIN_WEIGHT), (x0, y0)
+    ring = cv2.bitwise_or(cv2.bitwise_and(cv2.dilate(mask, _CROSS), free.view(np.uint8)), mask)
+    weights = ink.darkness[y0:y1, x0:x1] * ring.astype(np.float32)
+    return np.maximum(weights, mask * np.float32(GLYPH_MIN_WEIGHT)), (x0, y0)
 
 
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
