@@ -169,13 +169,14 @@ def glyph_features_batch(squares: np.ndarray, heights: np.ndarray, widths: np.nd
     # Unsigned orientation: turn every gradient into the upper half plane, then count the bin
     # boundaries (multiples of 180/_BINS degrees) it lies beyond; no arctan needed.
     flip = (gy < 0) | ((gy == 0) & (gx < 0))
-    sign = np.where(flip, np.float32(-1.0), np.float32(1.0))
-    gx *= sign
-    gy *= sign
+    np.negative(gx, out=gx, where=flip)
+    np.negative(gy, out=gy, where=flip)
     bins = np.zeros(gx.shape, np.int8)
     for k in range(1, _BINS):
         theta = k * np.pi / _BINS
-        bins += np.float32(np.cos(theta)) * gy - np.float32(np.sin(theta)) * gx > 0
+        # cos * gy - sin * gx > 0, compared without the subtraction (a float difference is
+        # positive exactly when the first term is the larger).
+        bins += np.float32(np.cos(theta)) * gy > np.float32(np.sin(theta)) * gx
     # Each pixel's magnitude goes to its (glyph, cell, bin) slot: one weighted count over all.
     cells = GLYPH_SIZE // _CELL
     slot = _slot_base(n) + bins

@@ -105,17 +105,32 @@ def _windows(x: np.ndarray, kernel: int, stride: int, pad: int) -> tuple[np.ndar
     return windows.reshape(n * out_h * out_w, channels * kernel * kernel), out_h, out_w
 
 
+def first_windows(squares: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """The first convolution's :func:`_windows` of (N, H, W) ``squares``: networks reading the
+    same squares (an ensemble's members) cut them once and pass them to :func:`forward`."""
+    _, kernel, stride, pad = LAYERS[0]
+    return _windows(squares.astype(np.float32)[:, :, :, None], kernel, stride, pad)
+
+
 def forward(
-    params: Params, squares: np.ndarray, aspects: np.ndarray, keep: bool = True
+    params: Params,
+    squares: np.ndarray,
+    aspects: np.ndarray,
+    keep: bool = True,
+    first: tuple[np.ndarray, int, int] | None = None,
 ) -> tuple[np.ndarray, _Cache]:
     """(N, C) logits of (N, GLYPH_SIZE, GLYPH_SIZE) float32 ``squares`` with (N,) log aspect
     ratios ``aspects``, and what :func:`backward` needs (its per-convolution lists left
-    empty unless ``keep``: reading needs no gradients)."""
+    empty unless ``keep``: reading needs no gradients).  ``first``: the squares'
+    :func:`first_windows`, where already cut."""
     x = squares.astype(np.float32)[:, :, :, None]
     cache = _Cache([], [], [], (), np.zeros(0), np.zeros(0))
     for i, (_, kernel, stride, pad) in enumerate(LAYERS):
         out = params[f"w{i}"].shape[1]
-        windows, out_h, out_w = _windows(x, kernel, stride, pad)
+        if i == 0 and first is not None:
+            windows, out_h, out_w = first
+        else:
+            windows, out_h, out_w = _windows(x, kernel, stride, pad)
         z = windows @ params[f"w{i}"] + params[f"b{i}"]
         if keep:
             cache.windows.append(windows)

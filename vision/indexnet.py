@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.detect import IndexPair, Ink
-from vision.glyphnet import Params, forward, softmax
+from vision.glyphnet import Params, first_windows, forward, softmax
 
 #: Patch size in pixels (rows down the index, columns across it).
 PATCH_HEIGHT = 40
@@ -121,12 +121,15 @@ class IndexNet:
         self.ranks = ranks
         self.suits = suits
 
-    def probabilities(self, patches: np.ndarray, ratios: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def probabilities(
+        self, patches: np.ndarray, ratios: np.ndarray, first: tuple[np.ndarray, int, int] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(N, PATCH_HEIGHT, PATCH_WIDTH) patches and (N,) log unit-to-size ratios -> (N,
-        ranks) and (N, suits) probabilities (each with "other" last)."""
+        ranks) and (N, suits) probabilities (each with "other" last); ``first``: the
+        patches' :func:`vision.glyphnet.first_windows`, where already cut."""
         if len(patches) == 0:
             return np.zeros((0, len(self.ranks)), np.float32), np.zeros((0, len(self.suits)), np.float32)
-        logits = forward(self.params, patches, ratios, keep=False)[0]
+        logits = forward(self.params, patches, ratios, keep=False, first=first)[0]
         return split_softmax(logits, len(self.ranks))
 
     def save(self, file: io.BytesIO | str) -> None:
@@ -167,7 +170,9 @@ class IndexEnsemble:
 
     def probabilities(self, patches: np.ndarray, ratios: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`IndexNet.probabilities`, averaged over the members."""
-        readings = [member.probabilities(patches, ratios) for member in self.members]
+        # The members' first convolutions see the same windows: cut once.
+        first = first_windows(patches) if len(patches) else None
+        readings = [member.probabilities(patches, ratios, first) for member in self.members]
         ranks = np.mean([rank_p for rank_p, _ in readings], axis=0).astype(np.float32)
         suits = np.mean([suit_p for _, suit_p in readings], axis=0).astype(np.float32)
         return ranks, suits
