@@ -1193,41 +1193,60 @@ def index_pairs(ink: Ink, max_neighbours: int = 3) -> list[IndexPair]:
     order = np.argsort(centers[:, 0], kind="stable")
     sorted_x = centers[order, 0]
     pairs: list[IndexPair] = []
-    # Each component's window of the sorted list, all at once; the small per-pair work below
-    # runs on Python floats and lists (numpy's per-call cost outweighs a handful of values).
+    # Each component's neighbours in its window of the sorted list, for all components at
+    # once (numpy's per-call cost outweighs a window's few values).
     reaches = 2.4 * sizes
-    lows = np.searchsorted(sorted_x, centers[:, 0] - reaches, side="left").tolist()
-    highs = np.searchsorted(sorted_x, centers[:, 0] + reaches, side="right").tolist()
+    lows = np.searchsorted(sorted_x, centers[:, 0] - reaches, side="left")
+    highs = np.searchsorted(sorted_x, centers[:, 0] + reaches, side="right")
+    lengths = highs - lows
+    owner = np.repeat(np.arange(count), lengths)
+    position = np.arange(int(lengths.sum())) + np.repeat(lows - (np.cumsum(lengths) - lengths), lengths)
+    other = order[position]
+    delta = centers[other] - centers[owner]
+    distance = np.hypot(delta[:, 0], delta[:, 1])
+    ratio = sizes[other] / sizes[owner]
+    near = (distance >= 0.45 * sizes[owner]) & (distance <= reaches[owner])
+    # One card's glyphs lie in one paper region; a glyph whose centre is off the paper
+    # map (at a card's edge) may pair with either.
+    region = ink.region
+    same_region = (region[other] == region[owner]) | (region[other] < 0) | (region[owner] < 0)
+    near &= (ratio >= 0.22) & (ratio <= 1.6) & same_region & (other != owner)
+    if ink.parent is not None:
+        # A part pairs with its sibling, never with the component it was cut from.
+        near &= (ink.parent[other] != owner) & (other != ink.parent[owner])
+    if ink.lined is not None:
+        # A glyph offered without its line is a rank only: as a neighbour it would take
+        # a suit's place (and cost time for nothing measured).
+        near &= ~ink.lined[other]
+    kept = np.flatnonzero(near)
+    if kept.size == 0:
+        return pairs
+    # Nearest first within each component's neighbours (ties in window order).
+    kept = kept[np.lexsort((position[kept], distance[kept], owner[kept]))]
+    owners = owner[kept]
+    group_start = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    group_of = np.cumsum(np.r_[True, owners[1:] != owners[:-1]]) - 1
+    rank_in_group = np.arange(len(kept)) - group_start[group_of]
+    # Specks (frame scraps, a neighbour's edge) may crowd the suit out of the nearest few:
+    # the nearest suit-sized neighbours are always offered too.
+    sizeable = ratio[kept] >= SUIT_SIZE_RATIO
+    sizeable_before = np.cumsum(sizeable) - sizeable
+    sizeable_rank = sizeable_before - sizeable_before[group_start][group_of]
+    nearest = rank_in_group < max_neighbours
+    extra = sizeable & (sizeable_rank < SIZEABLE_NEIGHBOURS) & ~nearest
+    offered_owner = owners.tolist()
+    offered_other = other[kept].tolist()
+    nearest_list = nearest.tolist()
+    extra_list = extra.tolist()
+    bounds = [*group_start.tolist(), len(kept)]
     points = centers.tolist()
     size_list = sizes.tolist()
-    for a in range(count):
-        reach = reaches[a]
-        window = order[lows[a] : highs[a]]
-        delta_a = centers[window] - centers[a]
-        distance_a = np.hypot(delta_a[:, 0], delta_a[:, 1])
-        ratio = sizes[window] / sizes[a]
-        near = (distance_a >= 0.45 * sizes[a]) & (distance_a <= reach)
-        # One card's glyphs lie in one paper region; a glyph whose centre is off the paper
-        # map (at a card's edge) may pair with either.
-        same_region = (ink.region[window] == ink.region[a]) | (ink.region[window] < 0) | (ink.region[a] < 0)
-        near &= (ratio >= 0.22) & (ratio <= 1.6) & same_region & (window != a)
-        if ink.parent is not None:
-            # A part pairs with its sibling, never with the component it was cut from.
-            near &= (ink.parent[window] != a) & (window != ink.parent[a])
-        if not near.any():
-            continue
-        chosen = np.flatnonzero(near)
-        chosen = chosen[np.argsort(distance_a[chosen], kind="stable")]
-        if ink.lined is not None:
-            # A glyph offered without its line is a rank only: as a neighbour it would take
-            # a suit's place (and cost time for nothing measured).
-            chosen = chosen[~ink.lined[window[chosen]]]
-        # Specks (frame scraps, a neighbour's edge) may crowd the suit out of the nearest few:
-        # the nearest suit-sized neighbours are always offered too.
-        sizeable = chosen[ratio[chosen] >= SUIT_SIZE_RATIO][:SIZEABLE_NEIGHBOURS].tolist()
-        nearest = chosen[:max_neighbours].tolist()
-        offered = nearest + [k for k in sizeable if k not in nearest]
-        candidates = window[offered].tolist()
+    for g in range(len(group_start)):
+        first, last = bounds[g], bounds[g + 1]
+        a = offered_owner[first]
+        members = range(first, last)
+        candidates = [offered_other[k] for k in members if nearest_list[k]]
+        candidates += [offered_other[k] for k in members if extra_list[k]]
         ax, ay = points[a]
         size_a = size_list[a]
         for b in candidates:
