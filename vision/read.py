@@ -1301,21 +1301,32 @@ def _long_words(ink: Ink, skip: set[int]) -> list[_Word]:
     the ``skip`` components: components a few pixels apart joined, and single components
     (the letters run together into one, where joining would take in a neighbouring card's
     glyph a few pixels away too)."""
-    own = ink.labels > 0
+    if len(ink.boxes) == 0:
+        return []
+    # Only the window around all the ink is searched, from even offsets (the labelling
+    # scans pixels in 2 x 2 blocks: so its runs are numbered as in the whole photo).
+    height, width = ink.labels.shape
+    side = 2 * JOKER_WORD_GAP + 1
+    x0 = max(int(ink.boxes[:, 0].min()) - side, 0) & ~1
+    y0 = max(int(ink.boxes[:, 1].min()) - side, 0) & ~1
+    x1 = min(int((ink.boxes[:, 0] + ink.boxes[:, 2]).max()) + side, width)
+    y1 = min(int((ink.boxes[:, 1] + ink.boxes[:, 3]).max()) + side, height)
+    window = ink.labels[y0:y1, x0:x1]
+    own = window > 0
     if skip:
         kept = np.ones(len(ink.boxes) + 1, bool)
         kept[[c + 1 for c in skip]] = False
-        own &= kept.take(ink.labels)  # (a lookup: np.isin sorts the whole photo's labels)
+        own &= kept.take(window)  # (a lookup: np.isin sorts the whole photo's labels)
     own_u8 = own.astype(np.uint8)
-    side = 2 * JOKER_WORD_GAP + 1
     joined = cv2.dilate(own_u8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
     _, labels = cv2.connectedComponentsWithAlgorithm(joined, 8, cv2.CV_32S, cv2.CCL_BBDT)
     found = cv2.findNonZero(own_u8)  # much faster than np.nonzero on a whole photo
     if found is None:
         return []
     points = found.reshape(-1, 2)
-    xs, ys = points[:, 0], points[:, 1]
-    words = _words_among(ink, xs, ys, labels[ys, xs])
+    words_at = labels[points[:, 1], points[:, 0]]
+    xs, ys = points[:, 0] + x0, points[:, 1] + y0
+    words = _words_among(ink, xs, ys, words_at)
     seen = {word.members for word in words}
     # Only components at least a word long (their box's diagonal) are measured alone.
     component = ink.labels[ys, xs]
