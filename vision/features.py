@@ -60,9 +60,22 @@ def upright_glyphs(
     >>> [(round(height), round(width)) for _, height, width in upright_glyphs(bar, [(0.0, 1.0), (1.0, 0.0)])]
     [(20, 4), (4, 20)]
     """
+    squares = np.zeros((len(downs), GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    extents = upright_glyphs_into(mask, downs, squares)
+    np.clip(squares, 0.0, 1.0, out=squares)
+    return [(square, height, width) for square, (height, width) in zip(squares, extents, strict=True)]
+
+
+def upright_glyphs_into(
+    mask: np.ndarray, downs: list[tuple[float, float]], squares: np.ndarray
+) -> list[tuple[float, float]]:
+    """:func:`upright_glyphs`, drawn into the (len(downs), GLYPH_SIZE, GLYPH_SIZE) float32
+    ``squares`` (unclipped: linear resampling of ink in [0, 1] leaves it there but for
+    rounding, so the caller clips once for many glyphs); returns their (height, width)."""
     ys, xs = np.nonzero(mask >= 0.5) if mask.dtype.kind == "f" else np.nonzero(mask)
     if xs.size == 0:
-        return [(np.zeros((GLYPH_SIZE, GLYPH_SIZE), np.float32), 0.0, 0.0) for _ in downs]
+        squares[:] = 0.0
+        return [(0.0, 0.0) for _ in downs]
     px = xs.astype(np.float32)
     py = ys.astype(np.float32)
     source: np.ndarray = mask.astype(np.float32) if mask.dtype.kind == "f" else (mask > 0).astype(np.float32)
@@ -74,7 +87,6 @@ def upright_glyphs(
     projected = np.concatenate([px * dx + py * dy, px * dy - py * dx])
     lows, highs = projected.min(axis=1).tolist(), projected.max(axis=1).tolist()
     count = len(downs)
-    squares = np.empty((count, GLYPH_SIZE, GLYPH_SIZE), np.float32)
     extents = []
     blurred: dict[float, np.ndarray] = {}
     half = GLYPH_SIZE / 2.0
@@ -105,9 +117,7 @@ def upright_glyphs(
             image, matrix, (GLYPH_SIZE, GLYPH_SIZE), dst=squares[i], flags=cv2.INTER_LINEAR, borderValue=0.0
         )
         extents.append((height, width))
-    # (Linear resampling of ink in [0, 1] stays there but for rounding.)
-    np.clip(squares, 0.0, 1.0, out=squares)
-    return [(square, height, width) for square, (height, width) in zip(squares, extents, strict=True)]
+    return extents
 
 
 def glyph_features(square: np.ndarray, height: float, width: float) -> np.ndarray:

@@ -36,6 +36,7 @@ from vision.features import (
     glyph_features_batch,
     upright_glyph,
     upright_glyphs,
+    upright_glyphs_into,
 )
 from vision.glyphnet import glyph_net
 from vision.indexnet import index_net, index_patches, pair_frames
@@ -243,19 +244,26 @@ def glyph_squares(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(N, GLYPH_SIZE, GLYPH_SIZE) upright squares of (components, down) glyphs, with their
     (N,) heights and widths (:func:`vision.features.upright_glyphs`)."""
-    squares = np.zeros((len(glyphs), GLYPH_SIZE, GLYPH_SIZE), np.float32)
-    heights = np.zeros(len(glyphs), np.float32)
-    widths = np.zeros(len(glyphs), np.float32)
     # A component is seen in several directions (as a rank, as a suit): its ink is cut
-    # once and turned each way.
+    # once and turned each way, into consecutive rows, put back in the glyphs' order at the end.
     slots: dict[tuple[int, ...], list[int]] = {}
     for i, (components, _) in enumerate(glyphs):
         slots.setdefault(components, []).append(i)
+    grouped = np.empty((len(glyphs), GLYPH_SIZE, GLYPH_SIZE), np.float32)
+    order: list[int] = []
+    extents: list[tuple[float, float]] = []
     for components, rows in slots.items():
         mask, _ = component_mask(ink, components)
-        turned = upright_glyphs(mask, [glyphs[i][1] for i in rows])
-        for i, (square, height, width) in zip(rows, turned, strict=True):
-            squares[i], heights[i], widths[i] = square, height, width
+        start = len(order)
+        extents += upright_glyphs_into(mask, [glyphs[i][1] for i in rows], grouped[start : start + len(rows)])
+        order += rows
+    np.clip(grouped, 0.0, 1.0, out=grouped)
+    squares = np.empty_like(grouped)
+    squares[order] = grouped
+    heights = np.zeros(len(glyphs), np.float32)
+    widths = np.zeros(len(glyphs), np.float32)
+    if extents:
+        heights[order], widths[order] = np.array(extents, np.float32).T
     return squares, heights, widths
 
 
