@@ -35,7 +35,6 @@ from vision.features import (
     glyph_aspects,
     glyph_features_batch,
     upright_glyph,
-    upright_glyphs,
     upright_glyphs_into,
 )
 from vision.glyphnet import glyph_net
