@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.detect import IndexPair, Ink
-from vision.glyphnet import Params, first_windows, forward, softmax
+from vision.glyphnet import READ_BATCH, Params, first_windows, forward, softmax
 
 #: Patch size in pixels (rows down the index, columns across it).
 PATCH_HEIGHT = 40
@@ -169,7 +169,18 @@ class IndexEnsemble:
         self.suits = members[0].suits
 
     def probabilities(self, patches: np.ndarray, ratios: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`IndexNet.probabilities`, averaged over the members."""
+        """:meth:`IndexNet.probabilities`, averaged over the members (read in batches of
+        :data:`vision.glyphnet.READ_BATCH` patches)."""
+        if len(patches) <= READ_BATCH:
+            return self._averaged(patches, ratios)
+        parts = [
+            self._averaged(patches[start : start + READ_BATCH], ratios[start : start + READ_BATCH])
+            for start in range(0, len(patches), READ_BATCH)
+        ]
+        return np.concatenate([ranks for ranks, _ in parts]), np.concatenate([suits for _, suits in parts])
+
+    def _averaged(self, patches: np.ndarray, ratios: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The members' readings of one batch of patches, averaged."""
         # The members' first convolutions see the same windows: cut once.
         first = first_windows(patches) if len(patches) else None
         readings = [member.probabilities(patches, ratios, first) for member in self.members]

@@ -300,12 +300,9 @@ def described_glyphs(
 
 
 def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
-    """(N, F) feature vectors of :func:`glyph_squares`, computed in batches (bounded memory)."""
-    batches = [np.zeros((0, FEATURE_LENGTH), np.float32)]
-    for start in range(0, len(squares), GLYPH_BATCH):
-        part = slice(start, start + GLYPH_BATCH)
-        batches.append(glyph_features_batch(squares[part], heights[part], widths[part]))
-    return np.concatenate(batches)
+    """(N, F) feature vectors of :func:`glyph_squares` (described in batches of
+    :data:`vision.features.FEATURE_BATCH`)."""
+    return glyph_features_batch(squares, heights, widths)
 
 
 #: Pairs whose rank reads at least this surely are read again with the glyph network's
@@ -319,10 +316,6 @@ def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray)
 #: +0.6 and down to -1.0); with the context model's reading blended in as well
 #: (:data:`CONTEXT_WEIGHT`), the three readers together are surer on every set.
 NET_FLOOR = 0.5
-
-
-#: Glyphs per feature batch (each needs a few 4 KB squares of scratch memory besides its own).
-GLYPH_BATCH = 1024
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.features import FEATURE_LENGTH, GLYPH_SIZE, glyph_features_batch
+from vision.features import FEATURE_BATCH, FEATURE_LENGTH, GLYPH_SIZE, glyph_features_batch
 
 
 def _plain_features(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
@@ -66,3 +66,21 @@ def test_features_do_not_depend_on_where_the_squares_lie_in_memory() -> None:
         shifted = memory[offset : offset + squares.size].reshape(squares.shape)
         shifted[:] = squares
         assert np.array_equal(glyph_features_batch(shifted, sides, sides), reference), offset
+
+
+def test_glyph_features_are_each_glyphs_own_in_any_batch() -> None:
+    # Many glyphs are described in batches: a glyph's features must not depend on its batch.
+    rng = np.random.default_rng(3)
+    count = FEATURE_BATCH * 2 + 7
+    squares = (rng.random((count, GLYPH_SIZE, GLYPH_SIZE)) > 0.6).astype(np.float32)
+    heights = rng.uniform(4, 30, count).astype(np.float32)
+    widths = rng.uniform(4, 30, count).astype(np.float32)
+    together = glyph_features_batch(squares, heights, widths)
+    alone = np.stack(
+        [
+            glyph_features_batch(squares[i : i + 1], heights[i : i + 1], widths[i : i + 1])[0]
+            for i in (0, FEATURE_BATCH, count - 1)
+        ]
+    )
+    np.testing.assert_array_equal(together[[0, FEATURE_BATCH, count - 1]], alone)
+    assert glyph_features_batch(squares[:0], heights[:0], widths[:0]).shape == (0, FEATURE_LENGTH)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.features import GLYPH_SIZE, upright_glyph
-from vision.glyphnet import GlyphNet, backward, forward, glyph_net, initial_params, softmax
+from vision.glyphnet import READ_BATCH, GlyphNet, backward, forward, glyph_net, initial_params, softmax
 from vision.read import CLASS_INDEX, CLASSES
 
 
@@ -95,3 +95,15 @@ def test_the_shipped_network_reads_a_rendered_rank_glyph(text: str) -> None:
     # Turned upside down it is no rank of that name.
     upside_down = glyph_net().probabilities(square[None, ::-1, ::-1].copy(), aspect)[0]
     assert int(upside_down.argmax()) != CLASS_INDEX[text] or text in ("8",)
+
+
+def test_batched_reading_matches_one_square_at_a_time() -> None:
+    # The shipped network reads squares READ_BATCH at a time; each square's reading is its own.
+    rng = np.random.default_rng(5)
+    count = READ_BATCH * 2 + 3
+    squares = (rng.random((count, GLYPH_SIZE, GLYPH_SIZE)) > 0.7).astype(np.float32)
+    aspects = rng.uniform(-1, 1, count).astype(np.float32)
+    together = glyph_net().probabilities(squares, aspects)
+    for i in (0, READ_BATCH, count - 1):
+        alone = glyph_net().probabilities(squares[i : i + 1], aspects[i : i + 1])[0]
+        np.testing.assert_allclose(together[i], alone, atol=1e-6)

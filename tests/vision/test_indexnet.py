@@ -175,6 +175,21 @@ def test_the_shipped_networks_are_read_together_as_their_average() -> None:
         IndexEnsemble([ensemble.members[0], odd])
 
 
+def test_many_patches_are_read_in_batches_each_as_alone() -> None:
+    from vision.glyphnet import READ_BATCH
+
+    rng = np.random.default_rng(11)
+    count = 2 * READ_BATCH + 5
+    patches = rng.random((count, PATCH_HEIGHT, PATCH_WIDTH)).astype(np.float32)
+    ratios = rng.uniform(-0.3, 0.5, count).astype(np.float32)
+    ranks, suits = index_net().probabilities(patches, ratios)
+    assert ranks.shape == (count, len(index_net().ranks)) and suits.shape == (count, len(index_net().suits))
+    for i in (0, READ_BATCH, count - 1):
+        alone_ranks, alone_suits = index_net().probabilities(patches[i : i + 1], ratios[i : i + 1])
+        np.testing.assert_allclose(ranks[i], alone_ranks[0], atol=1e-6)
+        np.testing.assert_allclose(suits[i], alone_suits[0], atol=1e-6)
+
+
 def test_a_pair_is_rescued_only_where_the_network_reads_its_card_as_surely_as_asked() -> None:
     photo = table(500, 500)
     paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
