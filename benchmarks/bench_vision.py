@@ -38,7 +38,9 @@ import sys, json
 import cv2
 cv2.setNumThreads(1)
 from vision.io import read_image
+from vision.memory import reuse_freed_memory
 from vision.scan import scan_image
+reuse_freed_memory()
 
 def status_kb(field):
     for line in open('/proc/self/status'):
@@ -122,6 +124,9 @@ def main() -> int:
     except ImportError as error:
         print(f"vision.scan is not available yet ({error}); nothing to measure")
         return 1
+    from vision.memory import reuse_freed_memory
+
+    reuse_freed_memory()  # as `trickmate scan` and `serve` do
     if not args.skip_eval:
         from vision import evaluate
 
