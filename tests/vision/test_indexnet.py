@@ -134,18 +134,20 @@ def test_an_unread_index_is_rescued_and_a_passing_pip_pair_vetoed() -> None:
 
 
 def test_only_pairs_whose_suit_glyph_reads_as_a_suit_above_the_floor_are_read_whole() -> None:
-    # The glyph readers read nothing and call every suit glyph a suit only 0.1 surely: below
-    # the built-in floor no pair is asked; after calibration (a lower floor) the seven is.
+    # The glyph readers read nothing and call every suit glyph a suit only 0.1 surely: above
+    # a floor of 0.2 no pair is asked; the shipped floors (built-in and calibrated) are lower,
+    # and there the seven is read whole.
     from vision.read import CALIBRATED_WHOLE_SUIT_FLOOR, WHOLE_SUIT_FLOOR
 
-    assert CALIBRATED_WHOLE_SUIT_FLOOR < 0.1 < WHOLE_SUIT_FLOOR
+    assert max(WHOLE_SUIT_FLOOR, CALIBRATED_WHOLE_SUIT_FLOOR) < 0.1
     photo = table(500, 500)
     paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
     ink, pairs = _proposals(photo)
     assert ink.darkness is not None
     nothing, faint = np.zeros(len(pairs)), np.full(len(pairs), 0.1)
     ranks, suits = GAME_RANKS["standard"], GAME_SUITS["standard"]
-    for floor, expected in [(WHOLE_SUIT_FLOOR, set()), (CALIBRATED_WHOLE_SUIT_FLOOR, {("7", "hearts")})]:
+    seven = {("7", "hearts")}
+    for floor, expected in [(0.2, set()), (WHOLE_SUIT_FLOOR, seven), (CALIBRATED_WHOLE_SUIT_FLOOR, seven)]:
         whole = _read_whole(
             ink, ink.darkness, pairs, "standard", nothing, 0.4, faint, photo, COLOURS, None, floor
         )
