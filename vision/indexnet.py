@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import io
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -168,25 +168,68 @@ class IndexEnsemble:
         self.ranks = members[0].ranks
         self.suits = members[0].suits
 
-    def probabilities(self, patches: np.ndarray, ratios: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def probabilities(
+        self, patches: np.ndarray, ratios: np.ndarray, reach: Reach | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`IndexNet.probabilities`, averaged over the members (read in batches of
-        :data:`vision.glyphnet.READ_BATCH` patches)."""
+        :data:`vision.glyphnet.READ_BATCH` patches).
+
+        With ``reach`` (what the caller acts on), the last member leaves out the patches that
+        cannot reach it whatever that member reads: their readings are the other members'
+        average, as far below ``reach.level`` in ``reach.columns``."""
         if len(patches) <= READ_BATCH:
-            return self._averaged(patches, ratios)
-        parts = [
-            self._averaged(patches[start : start + READ_BATCH], ratios[start : start + READ_BATCH])
-            for start in range(0, len(patches), READ_BATCH)
-        ]
+            return self._averaged(patches, ratios, reach)
+        parts = []
+        for start in range(0, len(patches), READ_BATCH):
+            part = slice(start, start + READ_BATCH)
+            batch_reach = reach._replace(always=reach.always[part]) if reach is not None else None
+            parts.append(self._averaged(patches[part], ratios[part], batch_reach))
         return np.concatenate([ranks for ranks, _ in parts]), np.concatenate([suits for _, suits in parts])
 
-    def _averaged(self, patches: np.ndarray, ratios: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _averaged(
+        self, patches: np.ndarray, ratios: np.ndarray, reach: Reach | None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The members' readings of one batch of patches, averaged."""
         # The members' first convolutions see the same windows: cut once.
         first = first_windows(patches) if len(patches) else None
-        readings = [member.probabilities(patches, ratios, first) for member in self.members]
+        if reach is None or len(self.members) == 1 or first is None:
+            readings = [member.probabilities(patches, ratios, first) for member in self.members]
+            ranks = np.mean([rank_p for rank_p, _ in readings], axis=0).astype(np.float32)
+            suits = np.mean([suit_p for _, suit_p in readings], axis=0).astype(np.float32)
+            return ranks, suits
+        *others, last = self.members
+        readings = [member.probabilities(patches, ratios, first) for member in others]
+        # The others' sum plus the most the last can add (1) must reach the level on average.
+        partial = np.sum([rank_p[:, reach.columns] for rank_p, _ in readings], axis=0)
+        needed = reach.always | (partial.max(axis=1) + 1.0 >= len(self.members) * reach.level - REACH_SLACK)
         ranks = np.mean([rank_p for rank_p, _ in readings], axis=0).astype(np.float32)
         suits = np.mean([suit_p for _, suit_p in readings], axis=0).astype(np.float32)
+        chosen = np.flatnonzero(needed)
+        if chosen.size:
+            windows, out_h, out_w = first
+            chosen_first = (
+                windows.reshape(len(patches), out_h * out_w, -1)[chosen].reshape(-1, windows.shape[1]),
+                out_h,
+                out_w,
+            )
+            last_ranks, last_suits = last.probabilities(patches[chosen], ratios[chosen], chosen_first)
+            ranks[chosen] = np.mean([rank_p[chosen] for rank_p, _ in readings] + [last_ranks], axis=0)
+            suits[chosen] = np.mean([suit_p[chosen] for _, suit_p in readings] + [last_suits], axis=0)
         return ranks, suits
+
+
+class Reach(NamedTuple):
+    """What a reader of :meth:`IndexEnsemble.probabilities` acts on: a patch whose average
+    probability reaches ``level`` in one of ``columns`` (rank columns), and every patch of
+    ``always`` ((N,) bool)."""
+
+    columns: list[int]
+    level: float
+    always: np.ndarray
+
+
+#: (Rounding: a patch within this of its reach is read by every member.)
+REACH_SLACK = 1e-4
 
 
 #: The shipped networks (``vision/models``), each trained by ``scripts/train_reader.py

@@ -38,7 +38,7 @@ from vision.features import (
     upright_glyphs_into,
 )
 from vision.glyphnet import glyph_net
-from vision.indexnet import index_net, index_patches, pair_frames
+from vision.indexnet import Reach, index_net, index_patches, pair_frames
 from vision.profile import DeckProfile, euclidean_distances
 
 RANK_CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -729,7 +729,9 @@ def _read_whole(
     net = index_net()
     chosen = [pairs[int(i)] for i in ask]
     origins, downs, units, ratios = pair_frames(ink, chosen)
-    rank_p, suit_p = net.probabilities(index_patches(darkness, origins, downs, units), ratios)
+    # Only a passing pair's verdict, or a rank that may reach ``sure``, is acted on.
+    reach = Reach([net.ranks.index(r) for r in GAME_RANKS[game]], sure, passing[ask])
+    rank_p, suit_p = net.probabilities(index_patches(darkness, origins, downs, units), ratios, reach)
     other_rank, other_suit = rank_p[:, -1], suit_p[:, -1]
     rank_p = rank_p[:, [net.ranks.index(r) for r in GAME_RANKS[game]]]
     suit_p = suit_p[:, [net.suits.index(s) for s in GAME_SUITS[game]]]

@@ -192,6 +192,33 @@ def test_many_patches_are_read_in_batches_each_as_alone() -> None:
         np.testing.assert_allclose(suits[i], alone_suits[0], atol=1e-6)
 
 
+def test_the_last_network_skips_only_patches_that_cannot_reach_what_is_asked() -> None:
+    from vision.indexnet import Reach
+
+    photo = table(500, 500)
+    paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
+    ink, pairs = _proposals(photo)
+    assert ink.darkness is not None
+    drawn = index_patches(ink.darkness, *pair_frames(ink, pairs)[:3])
+    noise = np.random.default_rng(2).random((40, PATCH_HEIGHT, PATCH_WIDTH)).astype(np.float32)
+    patches = np.concatenate([drawn, noise])
+    ratios = np.concatenate([pair_frames(ink, pairs)[3], np.zeros(40, np.float32)])
+    ensemble = index_net()
+    columns = [ensemble.ranks.index(r) for r in GAME_RANKS["standard"]]
+    always = np.zeros(len(patches), bool)
+    always[-1] = True  # noise, but asked for whatever it reads
+    ranks, suits = ensemble.probabilities(patches, ratios)
+    reached_ranks, reached_suits = ensemble.probabilities(patches, ratios, Reach(columns, 0.5, always))
+    same = np.isclose(ranks, reached_ranks, atol=1e-6).all(axis=1) & np.isclose(
+        suits, reached_suits, atol=1e-6
+    ).all(axis=1)
+    assert same[-1] and same[: len(drawn)].any()  # the asked patch and the drawn index are read by all
+    assert not same.all()  # most noise is not
+    # A patch left out cannot reach the level: not with the last network's reading, not without.
+    assert (ranks[~same][:, columns].max(axis=1) < 0.5).all()
+    assert (reached_ranks[~same][:, columns].max(axis=1) < 0.5).all()
+
+
 def test_a_pair_is_rescued_only_where_the_network_reads_its_card_as_surely_as_asked() -> None:
     photo = table(500, 500)
     paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
