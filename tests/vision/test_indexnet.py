@@ -133,6 +133,41 @@ def test_an_unread_index_is_rescued_and_a_passing_pip_pair_vetoed() -> None:
     assert len(whole.rescued) == 0
 
 
+def test_an_unsure_passing_reading_of_another_card_is_overruled_but_a_sure_one_or_a_one_stands() -> None:
+    from vision.read import WHOLE_OVERRULES, WHOLE_STANDS
+
+    photo = table(500, 500)
+    paste(photo, draw_card("7", "clubs", 1.3), (250, 250), 30.0)
+    ink, pairs = _proposals(photo)
+    assert ink.darkness is not None
+    ranks, suits = GAME_RANKS["standard"], GAME_SUITS["standard"]
+    # As if the glyph readers had passed every pair as a 7 of spades (a club's lobes blurred).
+    as_spades = (np.full(len(pairs), ranks.index("7")), np.full(len(pairs), suits.index("spades")))
+    nothing = np.zeros(len(pairs))
+    for score, overruled in [(0.6, True), (WHOLE_STANDS, False)]:
+        passed = np.full(len(pairs), score)
+        whole = _read_whole(
+            ink, ink.darkness, pairs, "standard", passed, 0.4, nothing, photo, COLOURS, read=as_spades
+        )
+        assert (len(whole.overruled) > 0) == overruled
+        taken = dict(zip(whole.rescued.tolist(), zip(whole.ranks, whole.suits, strict=True), strict=True))
+        assert set(whole.overruled.tolist()) <= set(taken)
+        assert {(ranks[r], suits[s]) for r, s in taken.values()} <= {("7", "clubs")}
+        assert (whole.scores >= WHOLE_OVERRULES).all()
+    # Without the glyph readers' reading nothing is overruled; a Tichu "1" (the Mahjong) stands.
+    unsure = np.full(len(pairs), 0.6)
+    assert (
+        len(_read_whole(ink, ink.darkness, pairs, "standard", unsure, 0.4, nothing, photo, COLOURS).overruled)
+        == 0
+    )
+    tichu_ranks = GAME_RANKS["tichu"]
+    as_ones = (np.full(len(pairs), tichu_ranks.index("1")), np.zeros(len(pairs), np.int64))
+    tichu = _read_whole(
+        ink, ink.darkness, pairs, "tichu", unsure, 0.4, nothing, photo, SUIT_COLOURS["tichu"], read=as_ones
+    )
+    assert len(tichu.overruled) == 0
+
+
 def test_only_pairs_whose_suit_glyph_reads_as_a_suit_above_the_floor_are_read_whole() -> None:
     # The glyph readers read nothing and call every suit glyph a suit only 0.1 surely: above
     # a floor of 0.2 no pair is asked; the shipped floors (built-in and calibrated) are lower,
