@@ -746,11 +746,12 @@ def _read_whole(
     net = index_net()
     chosen = [pairs[int(i)] for i in ask]
     origins, downs, units, ratios = pair_frames(ink, chosen)
+    rank_columns = [net.ranks.index(r) for r in GAME_RANKS[game]]
     # Only a passing pair's verdict, or a rank that may reach ``sure``, is acted on.
-    reach = Reach([net.ranks.index(r) for r in GAME_RANKS[game]], sure, passing[ask])
+    reach = Reach(rank_columns, sure, passing[ask])
     rank_p, suit_p = net.probabilities(index_patches(darkness, origins, downs, units), ratios, reach)
     other_rank, other_suit = rank_p[:, -1], suit_p[:, -1]
-    rank_p = rank_p[:, [net.ranks.index(r) for r in GAME_RANKS[game]]]
+    rank_p = rank_p[:, rank_columns]
     suit_p = suit_p[:, [net.suits.index(s) for s in GAME_SUITS[game]]]
     # A card's score is at most its rank's probability: only those that may pass are measured.
     may_pass = rank_p.max(axis=1) >= sure
