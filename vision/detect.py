@@ -401,6 +401,10 @@ class Ink:
     #: read many of the same (see :func:`vision.read.described_glyphs`); not carried over by
     #: ``dataclasses.replace``, whose new ink may differ.
     glyph_cache: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    #: Components' ink made ready to be turned, by components (a component is turned in
+    #: several calls: its readings, then its turned readings); carried over no more than
+    #: ``glyph_cache``.
+    ink_cache: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def root(self, component: int) -> int:
         """The component a part was cut from, or the component itself."""

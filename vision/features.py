@@ -10,6 +10,7 @@ and described by gradient-orientation histograms plus a coarse bitmap.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -61,24 +62,41 @@ def upright_glyphs(
     [(20, 4), (4, 20)]
     """
     squares = np.zeros((len(downs), GLYPH_SIZE, GLYPH_SIZE), np.float32)
-    extents = upright_glyphs_into(mask, downs, squares)
+    extents = upright_glyphs_into(glyph_ink(mask), downs, squares)
     np.clip(squares, 0.0, 1.0, out=squares)
     return [(square, height, width) for square, (height, width) in zip(squares, extents, strict=True)]
 
 
-def upright_glyphs_into(
-    mask: np.ndarray, downs: list[tuple[float, float]], squares: np.ndarray
-) -> list[tuple[float, float]]:
-    """:func:`upright_glyphs`, drawn into the (len(downs), GLYPH_SIZE, GLYPH_SIZE) float32
-    ``squares`` (unclipped: linear resampling of ink in [0, 1] leaves it there but for
-    rounding, so the caller clips once for many glyphs); returns their (height, width)."""
+class GlyphInk(NamedTuple):
+    """A glyph's ink made ready to be turned (:func:`glyph_ink`): its own pixels' (P,) x and
+    y as float32, and its (h, w) float32 weights in [0, 1]."""
+
+    xs: np.ndarray
+    ys: np.ndarray
+    weights: np.ndarray
+
+
+def glyph_ink(mask: np.ndarray) -> GlyphInk | None:
+    """The :class:`GlyphInk` of a mask as :func:`upright_glyph` takes it, or None when it
+    holds no ink of its own."""
     ys, xs = np.nonzero(mask >= 0.5) if mask.dtype.kind == "f" else np.nonzero(mask)
     if xs.size == 0:
+        return None
+    weights = mask.astype(np.float32) if mask.dtype.kind == "f" else (mask > 0).astype(np.float32)
+    return GlyphInk(xs.astype(np.float32), ys.astype(np.float32), weights)
+
+
+def upright_glyphs_into(
+    ink: GlyphInk | None, downs: list[tuple[float, float]], squares: np.ndarray
+) -> list[tuple[float, float]]:
+    """:func:`upright_glyphs` of a mask's :func:`glyph_ink`, drawn into the (len(downs),
+    GLYPH_SIZE, GLYPH_SIZE) float32 ``squares`` (unclipped: linear resampling of ink in [0, 1]
+    leaves it there but for rounding, so the caller clips once for many glyphs); returns
+    their (height, width).  (A component read in several calls is made ready once.)"""
+    if ink is None:
         squares[:] = 0.0
         return [(0.0, 0.0) for _ in downs]
-    px = xs.astype(np.float32)
-    py = ys.astype(np.float32)
-    source: np.ndarray = mask.astype(np.float32) if mask.dtype.kind == "f" else (mask > 0).astype(np.float32)
+    px, py, source = ink
     # The pixels' extents along and across every direction at once: a component is read in
     # four directions or more, and per-direction numpy calls cost more than their work.
     dx = np.array([d[0] for d in downs], np.float32)[:, None]

@@ -34,6 +34,7 @@ from vision.features import (
     context_squares,
     glyph_aspects,
     glyph_features_batch,
+    glyph_ink,
     upright_glyph,
     upright_glyphs_into,
 )
@@ -252,9 +253,12 @@ def glyph_squares(
     order: list[int] = []
     extents: list[tuple[float, float]] = []
     for components, rows in slots.items():
-        mask, _ = component_mask(ink, components)
+        if components not in ink.ink_cache:
+            ink.ink_cache[components] = glyph_ink(component_mask(ink, components)[0])
         start = len(order)
-        extents += upright_glyphs_into(mask, [glyphs[i][1] for i in rows], grouped[start : start + len(rows)])
+        extents += upright_glyphs_into(
+            ink.ink_cache[components], [glyphs[i][1] for i in rows], grouped[start : start + len(rows)]
+        )
         order += rows
     np.clip(grouped, 0.0, 1.0, out=grouped)
     squares = np.empty_like(grouped)

@@ -706,3 +706,35 @@ def test_glyphs_are_described_once_per_photo_and_alike_from_the_cache() -> None:
     np.testing.assert_array_equal(vectors[:2], square_vectors(*fresh)[::-1])
     # Other ink (a copy with new labels) starts with nothing cut.
     assert replace(ink, labels=ink.labels.copy()).glyph_cache == {}
+
+
+def test_a_components_ink_is_made_ready_once_and_turns_as_a_fresh_cut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.read as read
+    from vision.detect import component_mask
+    from vision.features import upright_glyphs
+    from vision.read import glyph_squares
+
+    scene = table(400, 400)
+    paste(scene, draw_card("Q", "clubs", 1.5), (200, 200), 25)
+    ink = ink_components(scene, paper_regions(scene))
+    pair = max(index_pairs(ink), key=lambda p: float(ink.sizes[p.rank[0]]))
+    cut: list[tuple[int, ...]] = []
+
+    def counted(ink_: object, components: tuple[int, ...]) -> tuple[np.ndarray, tuple[int, int]]:
+        cut.append(components)
+        assert isinstance(ink_, Ink)
+        return component_mask(ink_, components)
+
+    monkeypatch.setattr(read, "component_mask", counted)
+    upright = (pair.rank, pair.down)
+    turned = (pair.rank, (pair.down[1], -pair.down[0]))
+    glyph_squares(ink, [upright])
+    squares, heights, widths = glyph_squares(ink, [turned])
+    assert cut == [pair.rank]  # cut once, turned twice
+    mask, _ = component_mask(ink, pair.rank)
+    [(square, height, width)] = upright_glyphs(mask, [turned[1]])
+    np.testing.assert_array_equal(squares[0], square)
+    assert (heights[0], widths[0]) == (np.float32(height), np.float32(width))
+    assert replace(ink, labels=ink.labels.copy()).ink_cache == {}
