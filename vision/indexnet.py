@@ -84,26 +84,28 @@ def index_patches(
         return patches
     step_across = (ACROSS[1] - ACROSS[0]) / PATCH_WIDTH
     step_down = (DOWN[1] - DOWN[0]) / PATCH_HEIGHT
+    # Every patch's level (halvings of the image, at most three, until its samples are at
+    # most 2 pixels apart) and warp matrix at once.
+    spacing = np.asarray(units, np.float64) * max(step_across, step_down)
+    level = np.zeros(len(origins), np.int64)
+    for _ in range(3):
+        coarse = spacing > 2.0
+        spacing[coarse] /= 2.0
+        level[coarse] += 1
+    factor = 0.5**level
+    down = np.asarray(downs, np.float64)
+    right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+    unit = (np.asarray(units, np.float64) * factor)[:, None]
+    # Patch pixel (column, row) -> image point; pixel centres sit half a step in.
+    corner = np.asarray(origins, np.float64) * factor[:, None] + 0.5 * (factor[:, None] - 1.0)
+    corner += unit * ((ACROSS[0] + 0.5 * step_across) * right + (DOWN[0] + 0.5 * step_down) * down)
+    matrices = np.stack([unit * step_across * right, unit * step_down * down, corner], axis=2)
     levels = [darkness]
-    for i in range(len(origins)):
-        spacing = float(units[i]) * max(step_across, step_down)
-        level = 0
-        while spacing > 2.0 and level < 3:
-            spacing /= 2.0
-            level += 1
-        while len(levels) <= level:
+    for i, matrix in enumerate(matrices):
+        while len(levels) <= level[i]:
             levels.append(cv2.pyrDown(levels[-1]))
-        source = levels[level]
-        factor = 0.5**level
-        down = downs[i].astype(np.float64)
-        right = np.array([down[1], -down[0]])
-        unit = float(units[i]) * factor
-        # Patch pixel (column, row) -> image point; pixel centres sit half a step in.
-        corner = origins[i].astype(np.float64) * factor + 0.5 * (factor - 1.0)
-        corner += unit * ((ACROSS[0] + 0.5 * step_across) * right + (DOWN[0] + 0.5 * step_down) * down)
-        matrix = np.stack([unit * step_across * right, unit * step_down * down, corner], axis=1)
         patches[i] = cv2.warpAffine(
-            source,
+            levels[level[i]],
             matrix,
             (PATCH_WIDTH, PATCH_HEIGHT),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
