@@ -37,11 +37,12 @@ def reuse_freed_memory() -> bool:
         return False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        gnu_version = libc.gnu_get_libc_version  # glibc only (musl's mallopt does nothing)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
+    except OSError:
         return False
-    del gnu_version
+    # glibc only (musl has a mallopt that does nothing).
+    if not (hasattr(libc, "gnu_get_libc_version") and hasattr(libc, "mallopt")):
+        return False
+    mallopt = libc.mallopt
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int
     # (Setting either turns off glibc's own sliding threshold, so both are set.)

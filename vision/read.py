@@ -774,7 +774,8 @@ def _read_whole(
         # A "1" stays: the Mahjong's index, which the network does not know.
         ranks_read, suits_read = read[0][ask], read[1][ask]
         other_card = (rank_p.argmax(axis=1) != ranks_read) | (suit_p.argmax(axis=1) != suits_read)
-        not_one = np.array([GAME_RANKS[game][int(r)] != "1" for r in ranks_read], bool)
+        ranks = GAME_RANKS[game]
+        not_one = ranks_read != ranks.index("1") if "1" in ranks else np.ones(len(ask), bool)
         unsure = passing[ask] & (scores[ask] < WHOLE_STANDS)
         overrule = unsure & (whole_scores >= WHOLE_OVERRULES) & other_card & not_one
     taken = rescue | overrule
