@@ -45,7 +45,7 @@ scenes by default), each described by its square's pixels and its aspect ratio
 (:func:`pixels_of`), trained with Adam in numpy (:func:`train_glyphnet`).  The third command
 above is the shipped recipe (about eleven minutes on two cores).
 
-Three options are measured but not in the shipped model (see the README): with
+Three options are measured but not in the shipped model (see docs/scanner.md): with
 ``--scene-negatives`` the scenes also teach, as "other", the ink the scanner pairs like an
 index that surely is none (frame-line scraps, card edges, the table:
 :func:`scrap_components`); ``--frame-scraps SHARE`` draws that share of ranks with a scrap
