@@ -9,6 +9,8 @@ Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--scenes N] 
            -o vision/models/indexnet_6000.npz   (the second index network, read beside it)
        nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 6000 --seed 31 \
            --net-seed 47 -o vision/models/indexnet_6000_n47.npz   (the third, from other starting weights)
+       nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 6000 --seed 31 \
+           --extra-scenes 47:3000 --net-seed 59 -o vision/models/indexnet_9000.npz   (the fourth)
 
 Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
 A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
@@ -1034,6 +1036,13 @@ def main() -> int:
         " (default --seed; another makes another member for the ensemble from the same scenes)",
     )
     parser.add_argument(
+        "--extra-scenes",
+        action="append",
+        default=[],
+        metavar="SEED:COUNT",
+        help="with --indexnet: also the patches of COUNT scenes of SEED (repeatable)",
+    )
+    parser.add_argument(
         "-o",
         "--output",
         help="default: vision/models/glyphs.npz (context.npz with --context, glyphnet.npz with --glyphnet)",
@@ -1058,8 +1067,15 @@ def main() -> int:
     output = args.output or str(models / name)
     rng = np.random.default_rng(args.seed)
     if args.indexnet:
+        extra = [(int(s), int(n)) for s, n in (item.split(":") for item in args.extra_scenes)]
         return indexnet_main(
-            args.scenes or 3000, args.seed, args.workers, args.epochs or NET_EPOCHS, output, args.net_seed
+            args.scenes or 3000,
+            args.seed,
+            args.workers,
+            args.epochs or NET_EPOCHS,
+            output,
+            net_seed=args.net_seed,
+            extra=extra,
         )
     if args.context:
         return train_context(rng, scenes, args.seed, args.workers, args.hidden, epochs, output)
@@ -1427,11 +1443,17 @@ def train_indexnet(
 
 
 def indexnet_main(
-    scenes: int, seed: int, workers: int, epochs: int, output: str, net_seed: int | None = None
+    scenes: int,
+    seed: int,
+    workers: int,
+    epochs: int,
+    output: str,
+    net_seed: int | None = None,
+    extra: tuple[tuple[int, int], ...] | list[tuple[int, int]] = (),
 ) -> int:
     """Train and save the index patch network on the pairs of ``scenes`` table scenes of
-    ``seed``; ``net_seed`` (default ``seed``) draws the font indices, the initial weights
-    and the batches."""
+    ``seed`` and of every ``(seed, count)`` of ``extra``; ``net_seed`` (default ``seed``)
+    draws the font indices, the initial weights and the batches."""
     net_seed = seed if net_seed is None else net_seed
     started = time.time()
     cache = os.environ.get("TRICKMATE_PATCH_CACHE")  # reuse one drawing across training runs
@@ -1439,7 +1461,8 @@ def indexnet_main(
         with np.load(cache) as arrays:
             patches, ratios, ranks, suits = (arrays[k] for k in ("patches", "ratios", "ranks", "suits"))
     else:
-        patches, ratios, ranks, suits = patch_dataset(scenes, seed, workers)
+        parts = [patch_dataset(count, part_seed, workers) for part_seed, count in [(seed, scenes), *extra]]
+        patches, ratios, ranks, suits = (np.concatenate([part[k] for part in parts]) for k in range(4))
         if cache:
             np.savez(cache, patches=patches, ratios=ratios, ranks=ranks, suits=suits)
     # Indices drawn from fonts too, so that lettering unlike the development families' reads.
@@ -1449,7 +1472,8 @@ def indexnet_main(
     )
     cards = int((suits != SUIT_OTHER).sum())
     print(
-        f"{len(ranks)} patches ({cards} of indices) from {scenes} scenes in {time.time() - started:.0f}s",
+        f"{len(ranks)} patches ({cards} of indices) from {scenes + sum(n for _, n in extra)} scenes"
+        f" in {time.time() - started:.0f}s",
         file=sys.stderr,
     )
     net = train_indexnet(patches, ratios, ranks, suits, np.random.default_rng(net_seed), epochs)
