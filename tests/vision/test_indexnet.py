@@ -9,7 +9,7 @@ import pytest
 from tests.vision.conftest import draw_card, paste, suit_shape, table
 from vision.detect import IndexPair, Ink, index_pairs, ink_components, paper_regions
 from vision.features import FEATURE_LENGTH
-from vision.indexnet import PATCH_HEIGHT, PATCH_WIDTH, index_net, index_patches, pair_frames
+from vision.indexnet import INDEX_NET_FILES, PATCH_HEIGHT, PATCH_WIDTH, index_net, index_patches, pair_frames
 from vision.read import GAME_RANKS, GAME_SUITS, SUIT_COLOURS, _read_whole
 
 COLOURS = SUIT_COLOURS["standard"]
@@ -193,7 +193,7 @@ def test_the_shipped_networks_are_read_together_as_their_average() -> None:
     from vision.indexnet import IndexEnsemble, IndexNet
 
     ensemble = index_net()
-    assert len(ensemble.members) == 3
+    assert len(ensemble.members) == len(INDEX_NET_FILES) == 4
     photo = table(500, 500)
     paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
     ink, pairs = _proposals(photo)
@@ -202,10 +202,10 @@ def test_the_shipped_networks_are_read_together_as_their_average() -> None:
     ratios = pair_frames(ink, pairs)[3]
     ranks, suits = ensemble.probabilities(patches, ratios)
     readings = [member.probabilities(patches, ratios) for member in ensemble.members]
-    np.testing.assert_allclose(ranks, sum(r for r, _ in readings) / 3, atol=1e-6)
-    np.testing.assert_allclose(suits, sum(s for _, s in readings) / 3, atol=1e-6)
+    np.testing.assert_allclose(ranks, sum(r for r, _ in readings) / 4, atol=1e-6)
+    np.testing.assert_allclose(suits, sum(s for _, s in readings) / 4, atol=1e-6)
     weights = [member.params["w0"] for member in ensemble.members]
-    for k, first in enumerate(weights):  # three networks, not one twice
+    for k, first in enumerate(weights):  # four networks, not one twice
         assert all(first.shape == other.shape and not np.allclose(first, other) for other in weights[k + 1 :])
     odd = IndexNet(ensemble.members[0].params, ensemble.ranks[:-1], ensemble.suits)
     with pytest.raises(ValueError, match="same classes"):
@@ -252,6 +252,55 @@ def test_the_last_network_skips_only_patches_that_cannot_reach_what_is_asked() -
     # A patch left out cannot reach the level: not with the last network's reading, not without.
     assert (ranks[~same][:, columns].max(axis=1) < 0.5).all()
     assert (reached_ranks[~same][:, columns].max(axis=1) < 0.5).all()
+
+
+def test_the_middle_networks_read_only_patches_the_first_finds_hopeful() -> None:
+    from vision.indexnet import CASCADE_FLOOR, CASCADE_FULL, IndexEnsemble, IndexNet, Reach
+
+    class Recording(IndexNet):
+        """A shipped network that notes every patch it reads."""
+
+        def __init__(self, net: IndexNet) -> None:
+            super().__init__(net.params, net.ranks, net.suits)
+            self.read: list[bytes] = []
+
+        def probabilities(
+            self, patches: np.ndarray, ratios: np.ndarray, first: tuple[np.ndarray, int, int] | None = None
+        ) -> tuple[np.ndarray, np.ndarray]:
+            self.read.extend(patch.tobytes() for patch in patches)
+            return super().probabilities(patches, ratios, first)
+
+    photo = table(500, 500)
+    paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
+    ink, pairs = _proposals(photo)
+    assert ink.darkness is not None
+    drawn = index_patches(ink.darkness, *pair_frames(ink, pairs)[:3])
+    noise = np.random.default_rng(3).random((40, PATCH_HEIGHT, PATCH_WIDTH)).astype(np.float32)
+    patches = np.concatenate([drawn, noise])
+    ratios = np.concatenate([pair_frames(ink, pairs)[3], np.zeros(40, np.float32)])
+    recorders = [Recording(member) for member in index_net().members]
+    members: list[IndexNet] = [*recorders]
+    ensemble = IndexEnsemble(members)
+    columns = [ensemble.ranks.index(r) for r in GAME_RANKS["standard"]]
+    always = np.zeros(len(patches), bool)
+    always[-1] = True  # noise, but asked for whatever it reads
+    full_ranks, _ = ensemble.probabilities(patches, ratios)
+    for recorder in recorders:
+        recorder.read.clear()
+    ranks, _ = ensemble.probabilities(patches, ratios, Reach(columns, 0.5, always))
+
+    reads = [set(recorder.read) for recorder in recorders]
+    first_ranks, _ = recorders[0].probabilities(patches, ratios)
+    hopeful = (first_ranks[:, columns].max(axis=1) >= CASCADE_FLOOR) | always
+    assert CASCADE_FULL == 1 and reads[0] == {patch.tobytes() for patch in patches}
+    for read in reads[1:-1]:
+        assert read == {patch.tobytes() for patch in patches[hopeful]}
+    assert reads[-1] <= reads[-2]
+    assert hopeful[: len(drawn)].any() and not hopeful[len(drawn) :].all()
+    # The drawn seven, read by every network, reads as their average.
+    seven = int(np.argmax(full_ranks[: len(drawn), ensemble.ranks.index("7")]))
+    assert full_ranks[seven, ensemble.ranks.index("7")] > 0.5
+    np.testing.assert_allclose(ranks[seven], full_ranks[seven], atol=1e-6)
 
 
 def test_a_pair_is_rescued_only_where_the_network_reads_its_card_as_surely_as_asked() -> None:
