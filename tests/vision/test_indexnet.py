@@ -227,17 +227,23 @@ def test_many_patches_are_read_in_batches_each_as_alone() -> None:
         np.testing.assert_allclose(suits[i], alone_suits[0], atol=1e-6)
 
 
-def test_the_last_network_skips_only_patches_that_cannot_reach_what_is_asked() -> None:
-    from vision.indexnet import Reach
-
+def _seven_and_noise(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The index patches of a drawn seven of hearts, and those followed by 40 patches of
+    noise with their ratios."""
     photo = table(500, 500)
     paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
     ink, pairs = _proposals(photo)
     assert ink.darkness is not None
     drawn = index_patches(ink.darkness, *pair_frames(ink, pairs)[:3])
-    noise = np.random.default_rng(2).random((40, PATCH_HEIGHT, PATCH_WIDTH)).astype(np.float32)
-    patches = np.concatenate([drawn, noise])
+    noise = np.random.default_rng(seed).random((40, PATCH_HEIGHT, PATCH_WIDTH)).astype(np.float32)
     ratios = np.concatenate([pair_frames(ink, pairs)[3], np.zeros(40, np.float32)])
+    return drawn, np.concatenate([drawn, noise]), ratios
+
+
+def test_the_last_network_skips_only_patches_that_cannot_reach_what_is_asked() -> None:
+    from vision.indexnet import Reach
+
+    drawn, patches, ratios = _seven_and_noise(2)
     ensemble = index_net()
     columns = [ensemble.ranks.index(r) for r in GAME_RANKS["standard"]]
     always = np.zeros(len(patches), bool)
@@ -270,14 +276,7 @@ def test_the_middle_networks_read_only_patches_the_first_finds_hopeful() -> None
             self.read.extend(patch.tobytes() for patch in patches)
             return super().probabilities(patches, ratios, first)
 
-    photo = table(500, 500)
-    paste(photo, draw_card("7", "hearts", 1.3), (250, 250), 30.0)
-    ink, pairs = _proposals(photo)
-    assert ink.darkness is not None
-    drawn = index_patches(ink.darkness, *pair_frames(ink, pairs)[:3])
-    noise = np.random.default_rng(3).random((40, PATCH_HEIGHT, PATCH_WIDTH)).astype(np.float32)
-    patches = np.concatenate([drawn, noise])
-    ratios = np.concatenate([pair_frames(ink, pairs)[3], np.zeros(40, np.float32)])
+    drawn, patches, ratios = _seven_and_noise(3)
     recorders = [Recording(member) for member in index_net().members]
     members: list[IndexNet] = [*recorders]
     ensemble = IndexEnsemble(members)
