@@ -1010,10 +1010,10 @@ class MarkReading(IndexReading):
     downs: tuple[tuple[float, float], ...] = ()
 
 
-def _quarter_turn(down: tuple[float, float], turns: int) -> tuple[float, float]:
+def quarter_turn(down: tuple[float, float], turns: int) -> tuple[float, float]:
     """``down`` turned clockwise (on screen, y down) by ``turns`` quarter turns.
 
-    >>> _quarter_turn((0.0, 1.0), 1), _quarter_turn((0.0, 1.0), 2)
+    >>> quarter_turn((0.0, 1.0), 1), quarter_turn((0.0, 1.0), 2)
     ((-1.0, 0.0), (-0.0, -1.0))
     """
     x, y = down
@@ -1148,14 +1148,14 @@ def read_marks(
     for row, (components, down) in enumerate(glyphs):
         if not may_be_mark[row]:
             continue
-        downs_of[row, :4] = [_quarter_turn(down, k) for k in range(4)]
+        downs_of[row, :4] = [quarter_turn(down, k) for k in range(4)]
         if gray is not None:
             center = ink.centers[components[0]]
             axis = local_axis(gray, (float(center[0]), float(center[1])), AXIS_REACH * sizes[row])
             if axis is not None and beside[row] and axes_agree(axis, down, FAN_TILT):
                 axis = None  # in a fan: its card lies along its neighbour's axis
             if axis is not None:
-                downs_of[row, 4:] = [_quarter_turn(axis, k) for k in range(4)]
+                downs_of[row, 4:] = [quarter_turn(axis, k) for k in range(4)]
     tried = np.argwhere(~np.isnan(downs_of[:, :, 0]))  # (glyph, turn) rows
     if not len(tried):
         return []

@@ -124,8 +124,11 @@ def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_p
     assert laid.pair.down == (0.0, -1.0)
     corners = predicted_card(laid)
     assert corners[:, 0].max() <= 215 and corners[:, 1].max() <= 215
-    # Only the directions the mark allows are tried; on no paper at all, the first is kept.
-    assert _facing_paper(replace(mark, downs=downs[:2]), paper, image, ink).pair.down == (1.0, 0.0)
+    # The directions the mark allows come first: one that lies on the stock is kept ...
+    assert _facing_paper(replace(mark, downs=downs[1:]), paper, image, ink).pair.down == (0.0, -1.0)
+    # ... but where each lies mostly off it, the mark was matched along the wrong axis, and
+    # the quarter turns are tried too; on no paper at all, the first is kept.
+    assert _facing_paper(replace(mark, downs=downs[:2]), paper, image, ink).pair.down == (0.0, -1.0)
     assert _facing_paper(laid, np.zeros_like(paper), image, ink).pair.down == (0.0, 1.0)
     # A pale lavender table passes for paper everywhere, and more of it lies below the
     # mark than card does above it; but it is not the stock the mark is printed on.
