@@ -193,21 +193,18 @@ class IndexEnsemble:
         self, patches: np.ndarray, ratios: np.ndarray, reach: Reach | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The members' readings of one batch of patches, averaged."""
-        # The members' first convolutions see the same windows: cut once.
-        first = first_windows(patches) if len(patches) else None
-        if reach is None or len(self.members) == 1 or first is None:
-            readings = [member.probabilities(patches, ratios, first) for member in self.members]
-            ranks = np.mean([rank_p for rank_p, _ in readings], axis=0).astype(np.float32)
-            suits = np.mean([suit_p for _, suit_p in readings], axis=0).astype(np.float32)
-            return ranks, suits
-        windows, out_h, out_w = first
         count = len(patches)
+        if count == 0:
+            return self.members[0].probabilities(patches, ratios)
+        # The members' first convolutions see the same windows: cut once.
+        first = first_windows(patches)
+        windows, out_h, out_w = first
         rank_sum = np.zeros((count, len(self.ranks)), np.float32)
         suit_sum = np.zeros((count, len(self.suits)), np.float32)
         readers = np.zeros(count, np.int32)  # (a skipped patch keeps the average of those that read it)
         rows = np.arange(count)  # the patches still in play, read by every member so far
         for k, member in enumerate(self.members):
-            if k >= CASCADE_FULL:
+            if reach is not None and k >= CASCADE_FULL:
                 best = rank_sum[rows][:, reach.columns].max(axis=1)
                 if k == len(self.members) - 1:
                     # The sum so far plus the most the last can add (1) must reach the level.

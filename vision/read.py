@@ -278,13 +278,14 @@ def glyph_vectors(ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, flo
 def described_glyphs(
     ink: Ink, glyphs: list[tuple[tuple[int, ...], tuple[float, float]]]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`glyph_squares` of (components, down) glyphs and their :func:`square_vectors`,
-    each glyph cut and described once per photo (kept in ``ink.glyph_cache``)."""
+    """:func:`glyph_squares` of (components, down) glyphs and their features
+    (:func:`vision.features.glyph_features_batch`), each glyph cut and described once per
+    photo (kept in ``ink.glyph_cache``)."""
     cache = ink.glyph_cache
     missing = list(dict.fromkeys(glyph for glyph in glyphs if glyph not in cache))
     if missing:
         squares, heights, widths = glyph_squares(ink, missing)
-        vectors = square_vectors(squares, heights, widths)
+        vectors = glyph_features_batch(squares, heights, widths)
         for i, glyph in enumerate(missing):
             cache[glyph] = (squares[i], heights[i], widths[i], vectors[i])
     if not glyphs:
@@ -301,12 +302,6 @@ def described_glyphs(
         np.array([f[2] for f in found], np.float32),
         np.stack([f[3] for f in found]),
     )
-
-
-def square_vectors(squares: np.ndarray, heights: np.ndarray, widths: np.ndarray) -> np.ndarray:
-    """(N, F) feature vectors of :func:`glyph_squares` (described in batches of
-    :data:`vision.features.FEATURE_BATCH`)."""
-    return glyph_features_batch(squares, heights, widths)
 
 
 #: Pairs whose rank reads at least this surely are read again with the glyph network's

@@ -871,13 +871,15 @@ def _facing_paper(reading: MarkReading, paper: np.ndarray, image: np.ndarray, in
             on_paper &= np.linalg.norm(lab - stock, axis=2) <= STOCK_DISTANCE
         return float(np.count_nonzero(on_paper[mask > 0])) / inside
 
-    best = max(choices, key=paper_share)
-    if paper_share(best) >= OFF_STOCK:
+    shares = [paper_share(choice) for choice in choices]
+    best = choices[int(np.argmax(shares))]
+    if max(shares) >= OFF_STOCK:
         return best
     # Mostly off its stock whichever way its mark allows: the mark was matched along the
     # wrong axis (a lettered "DOG" read across its line), so every quarter turn is tried.
     turned = [replace(best, pair=replace(best.pair, down=quarter_turn(best.pair.down, k))) for k in (1, 2, 3)]
-    return max([best, *turned], key=paper_share)
+    turned_shares = [paper_share(choice) for choice in turned]
+    return turned[int(np.argmax(turned_shares))] if max(turned_shares) > max(shares) else best
 
 
 #: A mark-read card placed so that less than this share of it lies on its stock is tried at

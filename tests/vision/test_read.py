@@ -684,7 +684,8 @@ def test_no_long_word_among_short_glyphs() -> None:
 
 
 def test_glyphs_are_described_once_per_photo_and_alike_from_the_cache() -> None:
-    from vision.read import described_glyphs, glyph_squares, square_vectors
+    from vision.features import glyph_features_batch
+    from vision.read import described_glyphs, glyph_squares
 
     scene = table(400, 400)
     paste(scene, draw_card("Q", "clubs", 1.5), (200, 200), 25)
@@ -703,7 +704,7 @@ def test_glyphs_are_described_once_per_photo_and_alike_from_the_cache() -> None:
     np.testing.assert_array_equal(squares[:2], fresh[0][::-1])
     np.testing.assert_array_equal(heights[:2], fresh[1][::-1])
     np.testing.assert_array_equal(widths[:2], fresh[2][::-1])
-    np.testing.assert_array_equal(vectors[:2], square_vectors(*fresh)[::-1])
+    np.testing.assert_array_equal(vectors[:2], glyph_features_batch(*fresh)[::-1])
     # Other ink (a copy with new labels) starts with nothing cut.
     assert replace(ink, labels=ink.labels.copy()).glyph_cache == {}
 
