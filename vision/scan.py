@@ -613,6 +613,11 @@ def _copies_with_cards_between(first: _Candidate, second: _Candidate, candidates
 PAIR_SPACING = (0.8, 2.5)
 
 
+#: Two candidates naming one standard card placed this much smaller than the other (a
+#: share of its height) are one card, wherever they lie within ``REPEAT_REACH``.
+COPY_HEIGHTS = 0.75
+
+
 def _one_card(kept: _Candidate, candidate: _Candidate, game: str, candidates: list[_Candidate]) -> bool:
     """True when ``candidate`` repeats ``kept``'s card (see :func:`_drop_repeats`); the other
     ``candidates`` may show an index between two copies."""
@@ -624,6 +629,11 @@ def _one_card(kept: _Candidate, candidate: _Candidate, game: str, candidates: li
     if float(np.linalg.norm(kept.center - candidate.center)) >= reach:
         return False
     if candidate.outlined:
+        return True
+    # Two copies of one deck's card are printed alike: placed from indices, they come out
+    # about as tall.  One far smaller is the same card placed from a part of its index
+    # (a joker's word read without its first letters), however it lies.
+    if min(kept.height, candidate.height) < COPY_HEIGHTS * max(kept.height, candidate.height):
         return True
     return not (
         _copies_side_by_side(kept, candidate.down, candidate.index_center)

@@ -219,6 +219,32 @@ def test_a_four_index_card_read_at_both_top_corners_is_placed_from_its_top_left_
     assert kept[0].index_center == (100.0, 100.0) and kept[0].confidence == 0.99
 
 
+def test_a_card_placed_again_far_smaller_from_part_of_its_index_is_one_card() -> None:
+    # A joker's word read whole places the card; read again without its first letters, it
+    # places a card two thirds as tall, a little aside, facing the same way: as two copies
+    # of one card fanned together would lie, but copies are printed alike.
+    def placed(index_x: float, height: float, confidence: float) -> _Candidate:
+        width = height * 0.7
+        corners = np.array(
+            [
+                [index_x - 11, 85],
+                [index_x - 11 + width, 85],
+                [index_x - 11 + width, 85 + height],
+                [index_x - 11, 85 + height],
+            ],
+            np.float32,
+        )
+        card = Card.parse("RJ", Deck.STANDARD)
+        return _Candidate(
+            card, confidence, corners, corners.mean(axis=0), height, (0.0, 1.0), (index_x, 100.0)
+        )
+
+    whole, part = placed(100.0, 148.0, 0.95), placed(125.0, 98.0, 0.99)
+    assert len(_drop_repeats([whole, part], "standard")) == 1
+    copy = placed(125.0, 140.0, 0.99)  # as tall: the second deck's copy beside it
+    assert len(_drop_repeats([whole, copy], "standard")) == 2
+
+
 @pytest.mark.parametrize(
     ("game", "suits", "names"),
     [("standard", ("hearts", "clubs"), ["7h", "9c"]), ("tichu", ("star", "star"), ["7t", "9t"])],
