@@ -77,7 +77,16 @@ from vision.detect import Ink
 from vision.features import GLYPH_SIZE, glyph_aspects, glyph_features_batch, upright_glyph
 from vision.glyphnet import GlyphNet, backward, forward, initial_params, softmax
 from vision.indexnet import PATCH_HEIGHT, PATCH_WIDTH, IndexNet, split_softmax
-from vision.read import CLASS_INDEX, CLASSES, CONTEXT_LENGTH, RANK_CLASSES, SUIT_CLASSES, GlyphModel
+from vision.jokernet import WORD_ACROSS, WORD_ALONG, WORD_CLASSES, JokerNet
+from vision.read import (
+    CLASS_INDEX,
+    CLASSES,
+    CONTEXT_LENGTH,
+    JOKER_WORD_SURE,
+    RANK_CLASSES,
+    SUIT_CLASSES,
+    GlyphModel,
+)
 from vision.synth.scene import CardLabel
 from vision.synth.text import is_held_out_font
 from vision.synth.text import truetype_fonts as synth_truetype_fonts
@@ -919,6 +928,8 @@ NET_EPOCHS = 12
 NET_BATCH = 128
 NET_RATE = 2e-3
 NET_DECAY = 1e-4
+#: Passes over the joker word patches (a few minutes: the patches are small and few).
+JOKER_EPOCHS = 15
 
 
 def held_back(rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1026,6 +1037,11 @@ def main() -> int:
         action="store_true",
         help="train the index patch network (vision/models/indexnet.npz) on --scenes scenes instead",
     )
+    parser.add_argument(
+        "--jokernet",
+        action="store_true",
+        help="train the joker word network (vision/models/jokernet.npz) on --scenes joker scenes instead",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--hidden", type=int, default=160)
     parser.add_argument("--seed", type=int, default=2024)
@@ -1056,7 +1072,9 @@ def main() -> int:
     describe = pixels_of if net else glyph_features_batch
     models = Path(__file__).resolve().parents[1] / "vision/models"
     name = (
-        "indexnet.npz"
+        "jokernet.npz"
+        if args.jokernet
+        else "indexnet.npz"
         if args.indexnet
         else "context.npz"
         if args.context
@@ -1076,6 +1094,10 @@ def main() -> int:
             output,
             net_seed=args.net_seed,
             extra=extra,
+        )
+    if args.jokernet:
+        return jokernet_main(
+            args.scenes or 1200, args.seed, args.workers, args.epochs or JOKER_EPOCHS, output
         )
     if args.context:
         return train_context(rng, scenes, args.seed, args.workers, args.hidden, epochs, output)
@@ -1114,7 +1136,7 @@ def main() -> int:
     return saved(model, output, started)
 
 
-def saved(model: GlyphModel | GlyphNet | IndexNet, output: str, started: float) -> int:
+def saved(model: GlyphModel | GlyphNet | IndexNet | JokerNet, output: str, started: float) -> int:
     """Save ``model`` to ``output`` and say so (size, time since ``started``); exit status 0."""
     model.save(output)
     size = os.path.getsize(output) // 1024
@@ -1477,6 +1499,140 @@ def indexnet_main(
         file=sys.stderr,
     )
     net = train_indexnet(patches, ratios, ranks, suits, np.random.default_rng(net_seed), epochs)
+    return saved(net, output, started)
+
+
+# --- the joker word network (vision/jokernet.py) ---------------------------------------------
+
+#: The standard deck without its jokers, from which each joker scene draws its other cards.
+PLAIN_STANDARD = tuple(
+    f"{rank}{suit}"
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+    for suit in "shdc"
+)
+
+
+def joker_scene_words(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Word patches (:func:`vision.jokernet.word_patches`, as uint8) of the long thin runs of
+    ink the scanner finds (:func:`vision.read._long_words`) in one development-family
+    standard scene with both jokers among 8 to 15 cards, each run read from both ends, and
+    their labels: 1 for a run in a joker's index corner read from its J's end (the whole
+    word, or most of it with a letter or two apart), 0 for anything else (the other end,
+    every other run)."""
+    from vision.detect import erase_width, ink_components, paper_regions, working_image
+    from vision.jokernet import word_patches
+    from vision.read import _long_words
+    from vision.synth import SceneSpec, render_scene
+    from vision.synth.style import families
+
+    rng = np.random.default_rng([seed, 91])
+    width, height = ((1280, 720), (1600, 900), (1440, 1080), (720, 1280), (1920, 1080))[int(rng.integers(5))]
+    cards = [
+        "RJ",
+        "BJ",
+        *(str(c) for c in rng.choice(PLAIN_STANDARD, int(rng.integers(6, 14)), replace=False)),
+    ]
+    rng.shuffle(cards)
+    spec = SceneSpec(
+        width=width,
+        height=height,
+        game="standard",
+        families=families("standard", held_out=False),
+        layout=str(rng.choice(["apart", "fan", "fan", "pile", "mixed"])),
+        cards=tuple(cards),
+        max_cards=16,
+        distractors=0.6,
+        effects=float(rng.uniform(0.3, 1.0)),
+    )
+    image, labels = render_scene(rng, spec)
+    quality = int(rng.integers(60, 92))
+    decoded = cv2.imdecode(
+        cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR
+    )
+    small, scale = working_image(image if decoded is None else decoded)
+    ink = ink_components(small, paper_regions(small), line_width=erase_width("standard"))
+    assert ink.darkness is not None
+    # Each joker index corner: its outline and its own down (J to R).
+    indices = []
+    for label in labels:
+        if label.card not in ("RJ", "BJ"):
+            continue
+        corners = np.asarray(label.corners, np.float32) / scale
+        card_down = corners[3] - corners[0]
+        card_down /= np.linalg.norm(card_down) + 1e-9
+        for polygon in label.index_corners:
+            outline = np.asarray(polygon, np.float32) / scale
+            # The index nearer the card's top reads down the card; the other is turned.
+            nearest = int(np.argmin(np.linalg.norm(corners - outline.mean(axis=0), axis=1)))
+            down = card_down if nearest in (0, 1) else -card_down
+            indices.append((outline.reshape(-1, 1, 2), down))
+    centres, downs, lengths, marks = [], [], [], []
+    for word in _long_words(ink, set()):
+        centre = (float(word.xs.mean()), float(word.ys.mean()))
+        inside = [d for o, d in indices if cv2.pointPolygonTest(o, centre, True) >= -2]
+        for end in (1, -1):
+            down = (end * word.axis[0], end * word.axis[1])
+            mark = int(bool(inside) and down[0] * inside[0][0] + down[1] * inside[0][1] > 0.7)
+            centres.append(centre)
+            downs.append(down)
+            lengths.append(word.length)
+            marks.append(mark)
+    patches = word_patches(
+        ink.darkness,
+        np.array(centres, np.float32).reshape(-1, 2),
+        np.array(downs, np.float32).reshape(-1, 2),
+        np.array(lengths, np.float32),
+    )
+    return np.round(patches * 255).astype(np.uint8), np.array(marks, np.int64)
+
+
+def train_jokernet(patches: np.ndarray, marks: np.ndarray, rng: np.random.Generator, epochs: int) -> JokerNet:
+    """Train :mod:`vision.jokernet` with Adam; a twentieth of the patches, held back, is
+    measured after each pass (the JOKERs read at 0.95, and the false ones among the rest).
+    Each step sees its patches shifted by a pixel half the time and a little
+    noise on every pixel."""
+    held, kept = held_back(rng, len(marks))
+    params = initial_params(rng, len(WORD_CLASSES), (WORD_ALONG, WORD_ACROSS))
+    adam = Adam(params)
+    no_aspect = np.zeros(len(marks), np.float32)
+    for epoch, rate, batches in passes(rng, kept, epochs):
+        for rows in batches:
+            x = patches[rows].astype(np.float32) / 255.0
+            if rng.random() < 0.5:
+                x = np.roll(x, tuple(int(v) for v in rng.integers(-1, 2, 2)), axis=(1, 2))
+            x += rng.normal(0, 0.03, x.shape).astype(np.float32)
+            logits, cache = forward(params, x, no_aspect[rows])
+            d_logits = softmax(logits)
+            d_logits[np.arange(len(rows)), marks[rows]] -= 1
+            adam.step(backward(params, cache, d_logits / len(rows)), rate)
+        read = JokerNet(GlyphNet(params, WORD_CLASSES)).probabilities(
+            patches[held].astype(np.float32) / 255.0
+        )
+        sure, truth = read >= JOKER_WORD_SURE, marks[held] == 1
+        print(
+            f"epoch {epoch + 1}/{epochs} rate {rate:.5f} held back:"
+            f" JOKER {(sure & truth).sum()}/{truth.sum()}, false {(sure & ~truth).sum()}/{(~truth).sum()}",
+            file=sys.stderr,
+        )
+    return JokerNet(GlyphNet(params, WORD_CLASSES))
+
+
+def jokernet_main(scenes: int, seed: int, workers: int, epochs: int, output: str) -> int:
+    """Train and save the joker word network on the runs of ink of ``scenes`` joker scenes
+    of ``seed`` (:func:`joker_scene_words`), drawn in parallel."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    started = time.time()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(joker_scene_words, [seed * 100_000 + i for i in range(scenes)], chunksize=8))
+    patches = np.concatenate([part[0] for part in parts])
+    marks = np.concatenate([part[1] for part in parts])
+    print(
+        f"{len(marks)} word patches ({int(marks.sum())} JOKERs) from {scenes} scenes"
+        f" in {time.time() - started:.0f}s",
+        file=sys.stderr,
+    )
+    net = train_jokernet(patches, marks, np.random.default_rng(seed), epochs)
     return saved(net, output, started)
 
 

@@ -40,6 +40,7 @@ from vision.features import (
 )
 from vision.glyphnet import glyph_net
 from vision.indexnet import Reach, index_net, index_patches, pair_frames
+from vision.jokernet import joker_net, word_patches
 from vision.profile import DeckProfile, euclidean_distances
 
 RANK_CLASSES: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -1427,6 +1428,9 @@ def _words_among(ink: Ink, xs: np.ndarray, ys: np.ndarray, word_at: np.ndarray) 
 JOKER_SURE_K = 0.9
 #: ... when its last four letters' ink differs by at most this factor.
 JOKER_EVEN_INK = 1.6
+#: A word the joker network (:mod:`vision.jokernet`) reads as JOKER this surely is one,
+#: whatever its letters read alone.
+JOKER_WORD_SURE = 0.95
 
 
 def _has_hole(mask: np.ndarray) -> bool:
@@ -1468,8 +1472,9 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
     """Joker indices whose letters do not stand apart as components (blurred or set tight):
     a long thin run of ink, cut into five letters of equal length, whose first letter reads
     as J and middle one as K, from either end (or whose K reads surely and whose shape is
-    JOKER's, :func:`_word_shaped_like_joker`, where the J does not read).  Returns the
-    readings and the components they use.
+    JOKER's, :func:`_word_shaped_like_joker`, where the J does not read), or which the joker
+    network (:mod:`vision.jokernet`) reads whole as JOKER at least ``JOKER_WORD_SURE``.
+    Returns the readings and the components they use.
 
     ``image``: the BGR working image (for the joker's colour); ``skip``: components already
     read (a joker's separate letters).
@@ -1498,11 +1503,27 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
         word, end = tries[int(unsure)]
         if _word_shaped_like_joker(word, end):
             j_p[unsure] = JOKER_LETTER_P
+    letters_read = (j_p >= JOKER_LETTER_P) & (k_p >= JOKER_LETTER_P)
+    scores = np.where(letters_read, np.sqrt(j_p * k_p), 0.0)
+    # The whole word read at once (:mod:`vision.jokernet`): letters too small or too blurred
+    # to read alone still make the word's shape.
+    if ink.darkness is not None:
+        word_p = joker_net().probabilities(
+            word_patches(
+                ink.darkness,
+                np.array([(word.xs.mean(), word.ys.mean()) for word, _ in tries], np.float32),
+                np.array([(end * word.axis[0], end * word.axis[1]) for word, end in tries], np.float32),
+                np.array([word.length for word, _ in tries], np.float32),
+            )
+        )
+        scores = np.maximum(scores, np.where(word_p >= JOKER_WORD_SURE, word_p, 0.0))
     readings: list[IndexReading] = []
     used: set[int] = set()
-    for k in np.argsort(-(j_p * k_p)):
+    # The longest word first: its parts (JO, KER) read as JOKER too, placed from a part.
+    lengths = np.array([word.length for word, _ in tries])
+    for k in np.lexsort((-scores, -lengths)):
         word, end = tries[int(k)]
-        if j_p[k] < JOKER_LETTER_P or k_p[k] < JOKER_LETTER_P or used & set(word.members):
+        if scores[k] <= 0.0 or used & set(word.members):
             continue
         used |= set(word.members)
         down = (end * word.axis[0], end * word.axis[1])
@@ -1514,7 +1535,7 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
                 pair=IndexPair((word.members[0],), word.members[-1], down),
                 rank=JOKER,
                 suit=_joker_ink(image, ink, list(word.members), image[word.ys, word.xs]),
-                score=float(np.sqrt(j_p[k] * k_p[k])),
+                score=float(scores[k]),
                 center=(float(word.xs[j_pixels].mean()), float(word.ys[j_pixels].mean())),
                 size=letter_size / 0.6,  # as read_jokers: the letters are smaller than a rank
             )

@@ -185,3 +185,16 @@ def test_the_index_networks_are_trained_at_the_recipes_widths_and_shipped_so() -
     for member in index_net().members:
         assert [member.params[f"w{i}"].shape[1] for i in range(3)] == widths
         assert member.params["f1"].shape == net.params["f1"].shape
+
+
+def test_joker_scene_words_mark_jokers_read_from_their_j_only() -> None:
+    train_reader = _train_reader()
+    patches, marks = train_reader.joker_scene_words(6)
+    assert patches.shape == (len(marks), 48, 16) and patches.dtype == np.uint8
+    assert set(marks.tolist()) == {0, 1}
+    # Every run is read from both ends in turn: JOKER from one end at most (J first).
+    assert (marks.reshape(-1, 2).sum(axis=1) <= 1).all()
+    # A JOKER down the patch has ink in its middle columns most of the way down.
+    words = patches[marks == 1].astype(np.float32)
+    rows = words[:, :, 6:10].mean(axis=(0, 2))
+    assert rows[12:36].min() > 2 * rows[:3].mean()

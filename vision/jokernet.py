@@ -1,0 +1,105 @@
+"""Reading a JOKER written down a card's side as one word, from the photo's ink.
+
+A joker's index is the word JOKER, its letters stacked down the card's side.  Small, they
+blur together or break apart, and the glyph readers of :mod:`vision.read`, which read the
+J and the K alone, misread them: on the development photos the scanner found two thirds of
+the jokers and nine in ten of the other cards.  The *word patch* of a long thin run of ink
+(:func:`vision.read._long_words`) is instead the ink darkness around the whole run, cut
+upright in the run's own frame and scaled to its length, read from either end.  The
+:class:`JokerNet` (the convolutions of :mod:`vision.glyphnet` over a ``WORD_ALONG`` x
+``WORD_ACROSS`` patch, two outputs: "other" and "joker") tells whether it is JOKER read
+from that end, J first.
+
+numpy only; the weights ship in ``vision/models/jokernet.npz``, trained by
+``scripts/train_reader.py --jokernet`` on the runs the scanner finds in synthetic table
+scenes of the development deck families, each with both jokers among its cards.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import io
+
+import cv2
+import numpy as np
+
+from vision.glyphnet import GlyphNet
+
+#: Patch size in pixels: rows along the word (J at the top), columns across it.
+WORD_ALONG = 48
+WORD_ACROSS = 16
+#: Rows the word's own length fills: the rest is a margin of paper (or of whatever lies
+#: beyond the word: a frame line, the next card's edge).
+WORD_FILL = 40
+#: The classes of the network's outputs.
+WORD_CLASSES = ("other", "joker")
+
+
+def word_patches(
+    darkness: np.ndarray, centres: np.ndarray, downs: np.ndarray, lengths: np.ndarray
+) -> np.ndarray:
+    """(N, WORD_ALONG, WORD_ACROSS) float32 patches of (H, W) float32 ``darkness`` in [0, 1]
+    around words: ``centres`` (N, 2) x, y; ``downs`` (N, 2) unit vectors from the word's
+    first letter to its last (they become +row); ``lengths`` (N,) pixels, scaled to
+    ``WORD_FILL`` rows.  Outside the image is 0 (paper).  A word shrunk a lot is read from a
+    blurred copy, so thin strokes are not lost between samples.
+
+    >>> darkness = np.zeros((80, 80), np.float32); darkness[20:60, 38:42] = 1.0  # a bar
+    >>> patch = word_patches(darkness, np.array([[40.0, 40.0]]), np.array([[0.0, 1.0]]), np.array([40.0]))[0]
+    >>> patch.shape, bool(patch[24, 8] > 0.9), bool(patch[24, 1] < 0.1), bool(patch[1, 8] < 0.1)
+    ((48, 16), True, True, True)
+    >>> turned = word_patches(darkness, np.array([[40.0, 40.0]]), np.array([[1.0, 0.0]]), np.array([40.0]))[0]
+    >>> bool(turned[24, 1] > 0.9), bool(turned[4, 8] < 0.1)  # the bar lies across a level word
+    (True, True)
+    """
+    patches = np.zeros((len(centres), WORD_ALONG, WORD_ACROSS), np.float32)
+    blurred: dict[float, np.ndarray] = {}
+    for i, ((cx, cy), (dx, dy), length) in enumerate(zip(centres, downs, lengths, strict=True)):
+        scale = WORD_FILL / max(float(length), 1.0)
+        rx, ry = dy, -dx
+        matrix = np.array(
+            [
+                [scale * rx, scale * ry, WORD_ACROSS / 2 - scale * (rx * cx + ry * cy)],
+                [scale * dx, scale * dy, WORD_ALONG / 2 - scale * (dx * cx + dy * cy)],
+            ],
+            np.float32,
+        )
+        source = darkness
+        if scale < 0.7:
+            sigma = round(0.5 / scale, 2)  # (rounded: words of about one size share a blur)
+            if sigma not in blurred:
+                blurred[sigma] = cv2.GaussianBlur(darkness, (0, 0), sigma)
+            source = blurred[sigma]
+        patches[i] = cv2.warpAffine(
+            source, matrix, (WORD_ACROSS, WORD_ALONG), flags=cv2.INTER_LINEAR, borderValue=0.0
+        )
+    return np.clip(patches, 0.0, 1.0)
+
+
+class JokerNet:
+    """The trained network: :meth:`probabilities` that word patches are JOKER."""
+
+    def __init__(self, net: GlyphNet) -> None:
+        if net.classes != WORD_CLASSES:
+            raise ValueError(
+                "the joker network was trained for other classes: run train_reader.py --jokernet"
+            )
+        self.net = net
+
+    def probabilities(self, patches: np.ndarray) -> np.ndarray:
+        """(N, WORD_ALONG, WORD_ACROSS) patches -> (N,) probabilities of JOKER, J first."""
+        if len(patches) == 0:
+            return np.zeros(0, np.float32)
+        return self.net.probabilities(patches, np.zeros(len(patches), np.float32))[:, 1]
+
+    def save(self, file: io.BytesIO | str) -> None:
+        """Weights in float16, as :meth:`vision.glyphnet.GlyphNet.save`."""
+        self.net.save(file)
+
+
+@functools.cache
+def joker_net() -> JokerNet:
+    """The shipped network, loaded once from the package."""
+    data = importlib.resources.files("vision.models").joinpath("jokernet.npz").read_bytes()
+    return JokerNet(GlyphNet.from_npz(data))
