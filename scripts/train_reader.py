@@ -11,6 +11,7 @@ Usage: nice .venv/bin/python scripts/train_reader.py [--samples N] [--scenes N] 
            --net-seed 47 -o vision/models/indexnet_6000_n47.npz   (the third, from other starting weights)
        nice .venv/bin/python scripts/train_reader.py --indexnet --scenes 6000 --seed 31 \
            --extra-scenes 47:3000 --net-seed 59 -o vision/models/indexnet_9000.npz   (the fourth)
+       nice .venv/bin/python scripts/train_reader.py --jokernet --scenes 1200 --seed 41
 
 Everything is generated here, reproducibly from the seed: rank glyphs ("1".."10", J Q K
 A) in every Hershey face and every TrueType font found under /usr/share/fonts (through
@@ -40,6 +41,12 @@ whole index corner from the ink darkness: it learns from the patches of the scan
 proposals in ``--scenes`` development-family scenes (:func:`scene_patches`) and from
 indices drawn from the training fonts and suit drawings (:func:`drawn_index`); the fourth
 command is the shipped recipe (about nineteen minutes).
+
+The joker word network (:mod:`vision.jokernet`, ``--jokernet``) learns from the long thin
+runs of ink the scanner finds in development-family standard scenes with both jokers
+(:func:`joker_scene_words`), each read from both ends: JOKER when it lies in a joker's index
+corner and is read from its J's end, else "other"; the last command is the shipped recipe
+(about seven minutes).
 
 The glyph network (:mod:`vision.glyphnet`, ``vision/models/glyphnet.npz``) learns from the
 same kinds of glyphs as the perceptron (more of them: 2,500 a class, 6,000 cards, 2,000
