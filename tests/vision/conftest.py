@@ -7,7 +7,11 @@ some pips), then pasted rotated onto a dark table.  The true corners are known e
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -174,3 +178,16 @@ def draw() -> object:
     return types.SimpleNamespace(
         card=draw_card, back=draw_back, paste=paste, table=table, suit_shape=suit_shape
     )
+
+
+def train_reader_module() -> ModuleType:
+    """``scripts/train_reader.py`` (not a package module) loaded by its path, once."""
+    if "train_reader" in sys.modules:
+        return sys.modules["train_reader"]
+    path = Path(__file__).resolve().parents[2] / "scripts" / "train_reader.py"
+    spec = importlib.util.spec_from_file_location("train_reader", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_reader"] = module
+    spec.loader.exec_module(module)
+    return module

@@ -3,13 +3,10 @@ the JOKERs of scenes it never saw."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from tests.vision.conftest import train_reader_module
 from vision import read
 from vision.jokernet import WORD_ACROSS, WORD_ALONG, joker_net, word_patches
 from vision.read import JOKER_WORD_SURE
@@ -33,12 +30,7 @@ def test_a_word_read_from_its_other_end_is_its_patch_turned_half_round() -> None
 
 
 def test_the_shipped_network_reads_jokers_of_scenes_it_never_saw() -> None:
-    path = Path(__file__).resolve().parents[2] / "scripts" / "train_reader.py"
-    spec = importlib.util.spec_from_file_location("train_reader", path)
-    assert spec is not None and spec.loader is not None
-    train_reader = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("train_reader", train_reader)
-    spec.loader.exec_module(train_reader)
+    train_reader = train_reader_module()
     # The network learnt from scenes of seed 41 (41 * 100000 + i): these are others.
     parts = [train_reader.joker_scene_words(seed) for seed in (6, 11, 12, 13)]
     patches = np.concatenate([p for p, _ in parts]).astype(np.float32) / 255.0

@@ -4,31 +4,17 @@ line joined to it, as the scanner meets it."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import cv2
 import numpy as np
 
+from tests.vision.conftest import train_reader_module
 from vision.detect import ink_components, paper_regions, working_image
 from vision.synth import SceneSpec, render_scene
 from vision.synth.style import families
 
 
-def _train_reader() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "scripts" / "train_reader.py"
-    spec = importlib.util.spec_from_file_location("train_reader", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("train_reader", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_scraps_lie_outside_every_index_and_away_from_the_middle_of_every_card() -> None:
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     spec = SceneSpec(
         width=1280, height=720, game="standard", families=families("standard", held_out=False), layout="apart"
     )
@@ -56,7 +42,7 @@ def test_scraps_lie_outside_every_index_and_away_from_the_middle_of_every_card()
 
 
 def test_a_frame_scrap_touches_the_rank_it_is_drawn_with() -> None:
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     rank = np.zeros((90, 70), np.uint8)
     cv2.putText(rank, "7", (12, 75), cv2.FONT_HERSHEY_SIMPLEX, 2.4, 255, 6)
     for seed in range(8):
@@ -67,7 +53,7 @@ def test_a_frame_scrap_touches_the_rank_it_is_drawn_with() -> None:
 
 
 def test_an_occlusion_hides_a_strip_from_one_side_of_the_glyph_only() -> None:
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     rank = np.zeros((90, 70), np.uint8)
     cv2.putText(rank, "8", (10, 75), cv2.FONT_HERSHEY_SIMPLEX, 2.4, 255, 6)
     ink = rank > 60
@@ -92,7 +78,7 @@ def test_an_occlusion_hides_a_strip_from_one_side_of_the_glyph_only() -> None:
 
 
 def test_scene_negatives_are_learnt_as_other_only_when_asked() -> None:
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     other = train_reader.CLASS_INDEX["other"]
     _, plain = train_reader.scene_glyphs(5)
     _, with_negatives = train_reader.scene_glyphs(5, negatives=True)
@@ -104,7 +90,7 @@ def test_scene_negatives_are_learnt_as_other_only_when_asked() -> None:
 def test_scene_glyphs_in_context_are_each_seen_twice_with_their_window() -> None:
     from vision.read import CLASS_INDEX, CONTEXT_LENGTH
 
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     features, classes = train_reader.scene_glyphs(900_000, context=True)
     x, y = np.stack(features), np.asarray(classes)
     assert x.shape == (len(y), CONTEXT_LENGTH) and len(y) >= 20
@@ -116,7 +102,7 @@ def test_scene_glyphs_in_context_are_each_seen_twice_with_their_window() -> None
 
 
 def test_the_glyph_network_learns_upright_bars_from_level_ones_from_pixel_rows() -> None:
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     rng = np.random.default_rng(6)
     squares = np.zeros((400, 32, 32), np.float32)
     labels = np.zeros(400, np.int64)
@@ -139,7 +125,7 @@ def test_the_glyph_network_learns_upright_bars_from_level_ones_from_pixel_rows()
 def test_index_patches_of_a_scene_name_its_cards_and_see_each_index_twice() -> None:
     from companion.cards import Card, Deck
 
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     seed = 2
     patches, ratios, ranks, suits = train_reader.scene_patches(seed)
     _, game, _, labels, _ = train_reader.training_scene(seed)
@@ -162,7 +148,7 @@ def test_index_patches_of_a_scene_name_its_cards_and_see_each_index_twice() -> N
 
 
 def test_drawn_indices_put_the_rank_above_its_suit_and_are_other_a_quarter_of_the_time() -> None:
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     patches, ratios, ranks, suits = train_reader.drawn_patches(400, 3)
     other = ranks == train_reader.RANK_OTHER
     assert 0.18 < other.mean() < 0.32
@@ -176,7 +162,7 @@ def test_drawn_indices_put_the_rank_above_its_suit_and_are_other_a_quarter_of_th
 def test_the_index_networks_are_trained_at_the_recipes_widths_and_shipped_so() -> None:
     from vision.indexnet import index_net
 
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     patches, ratios, ranks, suits = train_reader.drawn_patches(200, 5)
     net = train_reader.train_indexnet(patches, ratios, ranks, suits, np.random.default_rng(0), 1)
     widths = [net.params[f"w{i}"].shape[1] for i in range(3)]
@@ -188,7 +174,7 @@ def test_the_index_networks_are_trained_at_the_recipes_widths_and_shipped_so() -
 
 
 def test_joker_scene_words_mark_jokers_read_from_their_j_only() -> None:
-    train_reader = _train_reader()
+    train_reader = train_reader_module()
     patches, marks = train_reader.joker_scene_words(6)
     assert patches.shape == (len(marks), 48, 16) and patches.dtype == np.uint8
     assert set(marks.tolist()) == {0, 1}
