@@ -1219,10 +1219,15 @@ def _joker_ink(image: np.ndarray, ink: Ink, letters: list[int], pixels: np.ndarr
     'black'
     """
     colours = [ink_colour(image, ink, letter) for letter in letters]
-    named = [colour for colour in colours if colour]
-    if len(named) * 2 > len(letters):
-        coloured = sum(colour != "neutral" for colour in named)
-        return "coloured" if coloured * 2 > len(named) else "black"
+    # Each letter counts by its ink: a scrap of frame line joined into a word (two pixels
+    # wide, neutral) must not outvote the word's red letters run together.
+    weights = [int(np.count_nonzero(component_mask(ink, (letter,))[0])) for letter in letters]
+    named = sum(weight for colour, weight in zip(colours, weights, strict=True) if colour)
+    if named * 2 > sum(weights):
+        coloured = sum(
+            weight for colour, weight in zip(colours, weights, strict=True) if colour and colour != "neutral"
+        )
+        return "coloured" if coloured * 2 > named else "black"
     mean = pixels.mean(axis=0)
     return "coloured" if float(mean.max() - mean.min()) >= JOKER_COLOURED else "black"
 

@@ -17,6 +17,7 @@ from vision.read import (
     BUILTIN_EDGE_PAIR_SCORE,
     CLASS_INDEX,
     IndexReading,
+    _joker_ink,
     _long_words,
     builtin_model,
     read_joker_words,
@@ -744,3 +745,25 @@ def test_a_components_ink_is_made_ready_once_and_turns_as_a_fresh_cut(
     np.testing.assert_array_equal(squares[0], square)
     assert (heights[0], widths[0]) == (np.float32(height), np.float32(width))
     assert replace(ink, labels=ink.labels.copy()).ink_cache == {}
+
+
+def test_a_red_joker_word_joined_to_a_scrap_of_black_line_is_the_coloured_joker() -> None:
+    # The letters run together into one red component; a two-pixel scrap of the card's dark
+    # frame joined the word.  Counted letter by letter, one red against one neutral made
+    # the big joker black; counted by their ink, the word is red.
+    image = np.full((40, 80, 3), 235, np.uint8)
+    labels = np.zeros((40, 80), np.int32)
+    image[10:20, 5:55] = (70, 70, 190)
+    labels[10:20, 5:55] = 1
+    image[10:20, 57:59] = (40, 40, 40)
+    labels[10:20, 57:59] = 2
+    boxes = np.array([[5, 10, 50, 10], [57, 10, 2, 10]], np.int32)
+    ink = Ink(
+        labels,
+        boxes,
+        np.array([[29.5, 14.5], [57.5, 14.5]], np.float32),
+        np.array([40.0, 8.0], np.float32),
+        np.zeros(2, np.int32),
+        darkness=(labels > 0).astype(np.float32),
+    )
+    assert _joker_ink(image, ink, [0, 1], image[labels > 0]) == "coloured"
