@@ -1528,7 +1528,7 @@ def joker_scene_words(seed: int) -> tuple[np.ndarray, np.ndarray]:
     every other run)."""
     from vision.detect import erase_width, ink_components, paper_regions, working_image
     from vision.jokernet import word_patches
-    from vision.read import _long_words
+    from vision.read import _long_words, word_frames
     from vision.synth import SceneSpec, render_scene
     from vision.synth.style import families
 
@@ -1573,23 +1573,15 @@ def joker_scene_words(seed: int) -> tuple[np.ndarray, np.ndarray]:
             nearest = int(np.argmin(np.linalg.norm(corners - outline.mean(axis=0), axis=1)))
             down = card_down if nearest in (0, 1) else -card_down
             indices.append((outline.reshape(-1, 1, 2), down))
-    centres, downs, lengths, marks = [], [], [], []
+    tries, marks = [], []
     for word in _long_words(ink, set()):
         centre = (float(word.xs.mean()), float(word.ys.mean()))
         inside = [d for o, d in indices if cv2.pointPolygonTest(o, centre, True) >= -2]
         for end in (1, -1):
             down = (end * word.axis[0], end * word.axis[1])
-            mark = int(bool(inside) and down[0] * inside[0][0] + down[1] * inside[0][1] > 0.7)
-            centres.append(centre)
-            downs.append(down)
-            lengths.append(word.length)
-            marks.append(mark)
-    patches = word_patches(
-        ink.darkness,
-        np.array(centres, np.float32).reshape(-1, 2),
-        np.array(downs, np.float32).reshape(-1, 2),
-        np.array(lengths, np.float32),
-    )
+            tries.append((word, end))
+            marks.append(int(bool(inside) and down[0] * inside[0][0] + down[1] * inside[0][1] > 0.7))
+    patches = word_patches(ink.darkness, *word_frames(tries))
     return np.round(patches * 255).astype(np.uint8), np.array(marks, np.int64)
 
 

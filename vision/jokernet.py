@@ -2,10 +2,11 @@
 
 A joker's index is the word JOKER, its letters stacked down the card's side.  Small, they
 blur together or break apart, and the glyph readers of :mod:`vision.read`, which read the
-J and the K alone, misread them: on the development photos the scanner found two thirds of
-the jokers and nine in ten of the other cards.  The *word patch* of a long thin run of ink
-(:func:`vision.read._long_words`) is instead the ink darkness around the whole run, cut
-upright in the run's own frame and scaled to its length, read from either end.  The
+J and the K alone, misread them: on the validation photos of held-out deck families the
+scanner found two thirds of the jokers and nine in ten of the other cards.  The *word
+patch* of a long thin run of ink (:func:`vision.read._long_words`) is instead the ink
+darkness around the whole run, cut upright in the run's own frame
+(:func:`vision.read.word_frames`) and scaled to its length, read from either end.  The
 :class:`JokerNet` (the convolutions of :mod:`vision.glyphnet` over a ``WORD_ALONG`` x
 ``WORD_ACROSS`` patch, two outputs: "other" and "joker") tells whether it is JOKER read
 from that end, J first.

@@ -1453,6 +1453,19 @@ def _has_hole(mask: np.ndarray) -> bool:
     )
 
 
+def word_frames(tries: list[tuple[_Word, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The frames in which (word, end) ``tries`` are cut as word patches
+    (:func:`vision.jokernet.word_patches`): (N, 2) centres (the mean of each word's pixels),
+    (N, 2) downs (its axis, turned half round for ``end`` -1) and (N,) lengths, float32."""
+    return (
+        np.array([(word.xs.mean(), word.ys.mean()) for word, _ in tries], np.float32).reshape(-1, 2),
+        np.array([(end * word.axis[0], end * word.axis[1]) for word, end in tries], np.float32).reshape(
+            -1, 2
+        ),
+        np.array([word.length for word, _ in tries], np.float32),
+    )
+
+
 def _word_letter(word: _Word, letter: int) -> tuple[np.ndarray, tuple[float, float]]:
     """The (h, w) uint8 mask of one ``letter`` of ``word``, in the word's box, and the box's
     top-left (x, y)."""
@@ -1513,14 +1526,7 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
     # The whole word read at once (:mod:`vision.jokernet`): letters too small or too blurred
     # to read alone still make the word's shape.
     if ink.darkness is not None:
-        word_p = joker_net().probabilities(
-            word_patches(
-                ink.darkness,
-                np.array([(word.xs.mean(), word.ys.mean()) for word, _ in tries], np.float32),
-                np.array([(end * word.axis[0], end * word.axis[1]) for word, end in tries], np.float32),
-                np.array([word.length for word, _ in tries], np.float32),
-            )
-        )
+        word_p = joker_net().probabilities(word_patches(ink.darkness, *word_frames(tries)))
         scores = np.maximum(scores, np.where(word_p >= JOKER_WORD_SURE, word_p, 0.0))
     readings: list[IndexReading] = []
     used: set[int] = set()
