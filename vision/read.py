@@ -1525,13 +1525,13 @@ def read_joker_words(ink: Ink, image: np.ndarray, skip: set[int]) -> tuple[list[
     scores = np.where(letters_read, np.sqrt(j_p * k_p), 0.0)
     # The whole word read at once (:mod:`vision.jokernet`): letters too small or too blurred
     # to read alone still make the word's shape.
+    centres, downs, lengths = word_frames(tries)
     if ink.darkness is not None:
-        word_p = joker_net().probabilities(word_patches(ink.darkness, *word_frames(tries)))
+        word_p = joker_net().probabilities(word_patches(ink.darkness, centres, downs, lengths))
         scores = np.maximum(scores, np.where(word_p >= JOKER_WORD_SURE, word_p, 0.0))
     readings: list[IndexReading] = []
     used: set[int] = set()
     # The longest word first: its parts (JO, KER) read as JOKER too, placed from a part.
-    lengths = np.array([word.length for word, _ in tries])
     for k in np.lexsort((-scores, -lengths)):
         word, end = tries[int(k)]
         if scores[k] <= 0.0 or used & set(word.members):
