@@ -1080,6 +1080,59 @@ def local_axis(gray: np.ndarray, center: tuple[float, float], reach: float) -> t
     return (math.cos(axis), math.sin(axis))
 
 
+#: Two letters of a mark lie at most this many of the larger one's sizes apart (centre to
+#: centre) ...
+LETTER_PAIR_REACH = 1.2
+#: ... and are each at least this share of a rank's size ...
+LETTER_PAIR_SIZE = 0.4
+#: ... and at most this many times longer than wide (scraps of frame lines are longer).
+LETTER_PAIR_ELONGATION = 3.0
+
+
+def _letter_pairs(ink: Ink, used: set[int], typical: float) -> list[tuple[int, int]]:
+    """Pairs of neighbouring whole components, neither in ``used`` nor cut from a line, each
+    letter-sized (:data:`LETTER_PAIR_SIZE` to 1.6 ``typical`` rank sizes) and together at most
+    twice a rank's size: a two-letter mark's letters standing apart.
+
+    >>> labels = np.zeros((40, 60), np.int32)
+    >>> boxes = np.array([[10, 10, 8, 10], [20, 10, 8, 10], [45, 10, 8, 10]], np.int32)
+    >>> centers = np.array([[14, 15], [24, 15], [49, 15]], np.float32)
+    >>> ink = Ink(labels, boxes, centers, np.full(3, 10, np.float32), np.zeros(3, np.int32))
+    >>> _letter_pairs(ink, set(), 12.0), _letter_pairs(ink, {1}, 12.0)
+    ([(0, 1)], [])
+    >>> ink.boxes[1] = [20, 10, 3, 10]  # a scrap of frame line beside the letter
+    >>> _letter_pairs(ink, set(), 12.0)
+    []
+    """
+    count = len(ink.centers)
+    sizes = ink.sizes.astype(np.float64)
+    free = (sizes >= LETTER_PAIR_SIZE * typical) & (sizes <= 1.6 * typical)
+    sides = np.maximum(ink.boxes[:, 2:4].astype(np.float64), 1.0)
+    free &= sides.max(axis=1) <= LETTER_PAIR_ELONGATION * sides.min(axis=1)
+    for component in range(count):
+        if not free[component]:
+            continue
+        lined = ink.lined is not None and bool(ink.lined[component])
+        if component in used or ink.root(component) != component or lined:
+            free[component] = False
+    chosen = np.flatnonzero(free)
+    if chosen.size < 2:
+        return []
+    points = ink.centers[chosen].astype(np.float64)
+    apart = np.hypot(points[:, None, 0] - points[None, :, 0], points[:, None, 1] - points[None, :, 1])
+    larger = np.maximum(sizes[chosen][:, None], sizes[chosen][None, :])
+    near = np.triu(apart <= LETTER_PAIR_REACH * larger, 1)
+    pairs = []
+    for i, j in zip(*np.nonzero(near), strict=True):
+        a, b = int(chosen[i]), int(chosen[j])
+        boxes = ink.boxes[[a, b]].astype(np.float64)
+        x0, y0 = boxes[:, :2].min(axis=0)
+        x1, y1 = (boxes[:, :2] + boxes[:, 2:4]).max(axis=0)
+        if np.hypot(x1 - x0, y1 - y0) / 1.25 <= 2.0 * typical:
+            pairs.append((a, b))
+    return pairs
+
+
 def read_marks(
     ink: Ink, readings: list[IndexReading], profile: DeckProfile | None, image: np.ndarray | None = None
 ) -> list[MarkReading]:
@@ -1121,6 +1174,14 @@ def read_marks(
         gaps = np.linalg.norm(centers - ink.centers[component], axis=1)
         nearest = readings[int(np.argmin(gaps))]
         glyphs.append(((component,), nearest.pair.down))
+        sizes.append(nearest.size)
+        beside.append(float(gaps.min()) <= NEIGHBOUR_REACH * nearest.size)
+    # ... and the other way round: a mark calibration saw blurred into one glyph may stand
+    # apart as two letters in a sharper photo, so neighbouring letters are tried joined.
+    for pair in _letter_pairs(ink, used, typical):
+        gaps = np.linalg.norm(centers - ink.centers[list(pair)].mean(axis=0), axis=1)
+        nearest = readings[int(np.argmin(gaps))]
+        glyphs.append((pair, nearest.pair.down))
         sizes.append(nearest.size)
         beside.append(float(gaps.min()) <= NEIGHBOUR_REACH * nearest.size)
     if not glyphs:
@@ -1169,13 +1230,15 @@ def read_marks(
     best_distance = to_mark[np.arange(len(glyphs)), best]
     reach = MARK_SPREADS * profile.spread
     found: dict[str, MarkReading] = {}
+    taken: set[int] = set()
     for i in np.argsort(best_distance):
         if best_distance[i] > reach or to_other[i] < MARK_MARGIN * best_distance[i]:
             continue
         name = profile.labels[int(best[i])]
-        if name in found:
-            continue
         components, _ = glyphs[int(i)]
+        if name in found or taken & set(components):
+            continue
+        taken |= set(components)
         if beside[int(i)] and np.isnan(downs_of[i, 4, 0]):
             turns = np.array([0, 2])  # in a fan
         elif beside[int(i)]:
@@ -1184,7 +1247,7 @@ def read_marks(
             turns = np.flatnonzero(turn_distance[i] <= MARK_TURN_TOLERANCE * best_distance[i])
             turns = np.union1d(turns, turns - turns % 4 + (turns + 2) % 4)
         downs = tuple((float(downs_of[i, k, 0]), float(downs_of[i, k, 1])) for k in turns)
-        center = ink.centers[components[0]]
+        center = ink.centers[list(components)].mean(axis=0)
         found[name] = MarkReading(
             IndexPair(components, components[0], downs[0]),
             name,

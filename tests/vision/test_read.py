@@ -241,6 +241,43 @@ def test_a_corner_mark_is_told_from_a_suit_of_its_shape_by_colour() -> None:
     assert [m.rank for m in marks] == ["Phoenix"] and marks[0].pair.rank == (mark,)
 
 
+def test_a_two_letter_mark_learnt_as_one_glyph_is_read_where_its_letters_stand_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The calibration photo blurred the Dog's "Dg" into one glyph; in a sharper photo its
+    # letters stand apart: they are tried joined, as the mark calibration learnt.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, read_marks
+
+    scene = np.full((200, 320, 3), (60, 90, 40), np.uint8)
+    scene[20:180, 20:300] = 240
+    cv2.putText(scene, "7", (40, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.putText(scene, "D", (200, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.putText(scene, "g", (219, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    ink = ink_components(scene, paper_regions(scene))
+    seven = int(np.argmin(np.linalg.norm(ink.centers - [48, 100], axis=1)))
+    d = int(np.argmin(np.linalg.norm(ink.centers - [209, 100], axis=1)))
+    g = int(np.argmin(np.linalg.norm(ink.centers - [227, 103], axis=1)))
+    assert len({seven, d, g}) == 3
+    reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
+    # The exemplars: the letters run together ("Dg" in one glyph, as blur joins them) and the seven.
+    joined = scene.copy()
+    cv2.line(joined, (210, 100), (225, 100), (20, 20, 20), 3)
+    merged_ink = ink_components(joined, paper_regions(joined))
+    merged = int(np.argmin(np.linalg.norm(merged_ink.centers - [218, 100], axis=1)))
+    assert merged_ink.boxes[merged, 2] >= ink.boxes[g, 0] + ink.boxes[g, 2] - ink.boxes[d, 0] - 2  # one glyph
+    exemplars = np.concatenate(
+        [glyph_vectors(merged_ink, [((merged,), (0.0, 1.0))]), glyph_vectors(ink, [((seven,), (0.0, 1.0))])]
+    )
+    profile = DeckProfile("tichu", exemplars=exemplars.astype(np.float32), labels=("Dog", "7"), spread=0.5)
+    marks = read_marks(ink, [reading], profile)
+    assert [m.rank for m in marks] == ["Dog"] and marks[0].pair.rank == (d, g)
+    assert abs(marks[0].center[0] - float(ink.centers[[d, g], 0].mean())) < 0.5  # between its letters
+    # Letters too far apart to be one mark are not joined: no Dog.
+    monkeypatch.setattr("vision.read.LETTER_PAIR_REACH", 0.3)
+    assert read_marks(ink, [reading], profile) == []
+
+
 def test_a_corner_mark_turned_from_its_neighbour_is_read_in_its_own_turn() -> None:
     # A loose pile: the Dog lies a quarter turn from the nearest card read, whose "down" is
     # then no guide; the mark ("F", as a deck might print it) is compared in all four turns.
