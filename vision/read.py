@@ -20,7 +20,7 @@ import functools
 import importlib.resources
 import io
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import cv2
@@ -1004,6 +1004,8 @@ class MarkReading(IndexReading):
     from by the photo: a symmetric mark (a star, a disc) does not tell."""
 
     downs: tuple[tuple[float, float], ...] = ()
+    #: Centres of more marks read as the same special (its card's other corners, in view).
+    twins: tuple[tuple[float, float], ...] = ()
 
 
 def quarter_turn(down: tuple[float, float], turns: int) -> tuple[float, float]:
@@ -1231,12 +1233,18 @@ def read_marks(
     reach = MARK_SPREADS * profile.spread
     found: dict[str, MarkReading] = {}
     taken: set[int] = set()
+    # The other marks of a special already found (its card's other corner): where it lies.
+    twins: dict[str, list[tuple[float, float]]] = {}
     for i in np.argsort(best_distance):
         if best_distance[i] > reach or to_other[i] < MARK_MARGIN * best_distance[i]:
             continue
         name = profile.labels[int(best[i])]
         components, _ = glyphs[int(i)]
-        if name in found or taken & set(components):
+        if taken & set(components):
+            continue
+        if name in found:
+            twin = ink.centers[list(components)].mean(axis=0)
+            twins.setdefault(name, []).append((float(twin[0]), float(twin[1])))
             continue
         taken |= set(components)
         if beside[int(i)] and np.isnan(downs_of[i, 4, 0]):
@@ -1257,7 +1265,7 @@ def read_marks(
             sizes[int(i)],
             downs=downs,
         )
-    return list(found.values())
+    return [replace(mark, twins=tuple(twins.get(name, ()))) for name, mark in found.items()]
 
 
 def _joker_ink(image: np.ndarray, ink: Ink, letters: list[int], pixels: np.ndarray) -> str:

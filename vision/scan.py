@@ -16,9 +16,10 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import cv2
 import numpy as np
@@ -856,6 +857,10 @@ def _facing_paper(reading: MarkReading, paper: np.ndarray, image: np.ndarray, in
     lies most on paper of the stock the mark is printed on (the first of equals): on a pale
     table, which passes for paper, the table is not the card's stock.  ``paper``: (H, W)
     uint8 paper mask; ``image``: the BGR working image; ``ink``: its ink."""
+    for twin in reading.twins:
+        placed = _placed_by_twin(reading, twin)
+        if placed is not None:
+            return placed
     downs = reading.downs or (reading.pair.down,)
     choices = [replace(reading, pair=replace(reading.pair, down=down)) for down in downs]
     if len(choices) == 1:
@@ -890,6 +895,45 @@ def _facing_paper(reading: MarkReading, paper: np.ndarray, image: np.ndarray, in
     turned = [replace(best, pair=replace(best.pair, down=quarter_turn(best.pair.down, k))) for k in (1, 2, 3)]
     turned_shares = [paper_share(choice) for choice in turned]
     return turned[int(np.argmax(turned_shares))] if max(turned_shares) > max(shares) else best
+
+
+_Reading = TypeVar("_Reading", bound=IndexReading)
+
+#: A special's other corner mark places its card when it lies this many (or more) times as
+#: far from the first as the card's size from its marks predicts, and at most the second.
+TWIN_DISTANCE = (0.6, 1.8)
+
+
+def _placed_by_twin(reading: _Reading, twin: tuple[float, float]) -> _Reading | None:
+    """The card of a mark-read special whose other corner mark (``twin``, its centre) is in
+    view: the two marks lie at opposite corners, so the line between them is the diagonal
+    between its indices, which turns and sizes the card exactly whatever its neighbours'
+    axis.  None when the twin lies too near or too far to be that corner (:data:`TWIN_DISTANCE`).
+
+    >>> from vision.detect import IndexPair
+    >>> pair = IndexPair((0,), 0, (0.0, 1.0))
+    >>> upright = IndexReading(pair, "Dragon", "", 0.9, (10.0, 10.0), 5.0)
+    >>> corners = predicted_card(upright)
+    >>> far = tuple(float(v) for v in corners[0] + corners[2] - np.asarray(upright.center))
+    >>> turned = IndexReading(replace(pair, down=(1.0, 0.0)), "Dragon", "", 0.9, (10.0, 10.0), 4.0)
+    >>> placed = _placed_by_twin(turned, far)
+    >>> [round(v, 3) + 0.0 for v in placed.pair.down], round(placed.size, 3)  # as drawn upright
+    ([0.0, 1.0], 5.0)
+    >>> _placed_by_twin(turned, (12.0, 11.0)) is None
+    True
+    """
+    center = np.asarray(reading.center, np.float64)
+    corners = predicted_card(reading).astype(np.float64)
+    # The opposite index is the first reflected through the card's centre.
+    predicted = corners[0] + corners[2] - 2.0 * center
+    actual = np.asarray(twin, np.float64) - center
+    length, expected = float(np.linalg.norm(actual)), float(np.linalg.norm(predicted))
+    if expected <= 0.0 or not TWIN_DISTANCE[0] <= length / expected <= TWIN_DISTANCE[1]:
+        return None
+    turn = math.atan2(actual[1], actual[0]) - math.atan2(predicted[1], predicted[0])
+    dx, dy = reading.pair.down
+    down = (dx * math.cos(turn) - dy * math.sin(turn), dx * math.sin(turn) + dy * math.cos(turn))
+    return replace(reading, pair=replace(reading.pair, down=down), size=reading.size * length / expected)
 
 
 #: A mark-read card placed so that less than this share of it lies on its stock is tried at

@@ -278,6 +278,30 @@ def test_a_two_letter_mark_learnt_as_one_glyph_is_read_where_its_letters_stand_a
     assert read_marks(ink, [reading], profile) == []
 
 
+def test_a_special_cards_second_corner_mark_is_kept_as_its_twin() -> None:
+    # Both of the Dog's corner marks in view: one Dog, the other mark telling where it lies.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, read_marks
+
+    scene = np.full((240, 320, 3), (60, 90, 40), np.uint8)
+    scene[20:220, 20:300] = 240
+    cv2.putText(scene, "7", (40, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.putText(scene, "F", (150, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    cv2.putText(scene, "F", (250, 200), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    ink = ink_components(scene, paper_regions(scene))
+    seven = int(np.argmin(np.linalg.norm(ink.centers - [48, 100], axis=1)))
+    first = int(np.argmin(np.linalg.norm(ink.centers - [157, 60], axis=1)))
+    second = int(np.argmin(np.linalg.norm(ink.centers - [257, 190], axis=1)))
+    reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
+    upright = glyph_vectors(ink, [((first,), (0.0, 1.0)), ((seven,), (0.0, 1.0))])
+    profile = DeckProfile("tichu", exemplars=upright.astype(np.float32), labels=("Dog", "7"), spread=0.3)
+    marks = read_marks(ink, [reading], profile)
+    assert [m.rank for m in marks] == ["Dog"]
+    (mark,) = marks
+    other = second if mark.pair.rank == (first,) else first
+    assert mark.twins == ((float(ink.centers[other][0]), float(ink.centers[other][1])),)
+
+
 def test_a_corner_mark_turned_from_its_neighbour_is_read_in_its_own_turn() -> None:
     # A loose pile: the Dog lies a quarter turn from the nearest card read, whose "down" is
     # then no guide; the mark ("F", as a deck might print it) is compared in all four turns.

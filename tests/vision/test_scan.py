@@ -137,6 +137,39 @@ def test_a_mark_read_special_card_is_laid_the_way_its_mark_allows_that_lies_on_p
     assert _facing_paper(mark, everywhere, image, ink).pair.down == (0.0, -1.0)
 
 
+def test_a_special_card_whose_other_corner_mark_shows_lies_between_its_marks() -> None:
+    # A Dragon lying in a pile at 30 degrees to its neighbours, its symmetric star mark read
+    # along the neighbours' axis; its other corner's mark is in view too, so the card lies
+    # along the diagonal between them, sized by it, whatever paper lies about.
+    from vision.detect import IndexPair
+    from vision.read import IndexReading, MarkReading
+    from vision.scan import _facing_paper, predicted_card
+
+    image = np.full((500, 500, 3), (200, 235, 245), np.uint8)  # cards' paper everywhere
+    paper = np.full((500, 500), 255, np.uint8)
+    labels = np.zeros((500, 500), np.int32)
+    labels[143:157, 143:157] = 1
+    ink = drawn_ink(labels, [[143, 143, 14, 14]], [[150, 150]], [17.0])
+    angle = np.radians(30.0)
+    truth_down = (-float(np.sin(angle)), float(np.cos(angle)))  # the card's down, turned 30 degrees
+    truth = IndexReading(IndexPair((0,), 0, truth_down), "Dragon", "", 0.9, (150.0, 150.0), 18.0)
+    corners = predicted_card(truth)
+    opposite = corners[0] + corners[2] - np.array([150.0, 150.0])
+    twin = (float(opposite[0]), float(opposite[1]))
+    downs = ((0.0, 1.0), (0.0, -1.0))  # the neighbours' axis, either way round
+    # Read smaller than it is (the size of its neighbour's rank).
+    pair = IndexPair((0,), 0, downs[0])
+    mark = MarkReading(pair, "Dragon", "", 0.9, (150.0, 150.0), 14.0, downs, twins=(twin,))
+    laid = _facing_paper(mark, paper, image, ink)
+    np.testing.assert_allclose(laid.pair.down, truth_down, atol=1e-6)
+    np.testing.assert_allclose(predicted_card(laid), corners, atol=1e-3)
+    # Without its twin in view, it lies along its neighbours.
+    assert _facing_paper(replace(mark, twins=()), paper, image, ink).pair.down in downs
+    # A "twin" far beyond any card of its size is another card's mark: no guide.
+    beyond = (150.0 + 5 * (twin[0] - 150.0), 150.0 + 5 * (twin[1] - 150.0))
+    assert _facing_paper(replace(mark, twins=(beyond,)), paper, image, ink).pair.down in downs
+
+
 def test_two_overlapping_cards_squared_off_into_a_card_shaped_region_give_both() -> None:
     # One card over another at the same angle, shifted a little: their paper outlines one
     # card-shaped region, but its corners name two different cards, each read surely.
