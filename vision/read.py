@@ -421,6 +421,29 @@ def ones_as_tens(probabilities: np.ndarray, game: str) -> np.ndarray:
     return folded
 
 
+def upper_quartile(values: np.ndarray) -> np.ndarray:
+    """``np.percentile(values, 75, axis=0)`` of (N, C) float32 ``values`` (N >= 1), to the bit:
+    the same two order statistics, interpolated as numpy does, without its general
+    machinery (a tenth of a millisecond a call, a dozen calls a photo).
+
+    >>> values = np.random.default_rng(0).integers(0, 256, (37, 3)).astype(np.float32)
+    >>> bool(np.array_equal(upper_quartile(values), np.percentile(values, 75, axis=0)))
+    True
+    >>> bool(np.array_equal(upper_quartile(values[:6] + 0.3), np.percentile(values[:6] + 0.3, 75, axis=0)))
+    True
+    """
+    index = 0.75 * (len(values) - 1)
+    low = int(index)
+    high = min(low + 1, len(values) - 1)
+    t = index - low
+    ordered = np.partition(values, [low, high] if high != low else [low], axis=0)
+    below, above = ordered[low], ordered[high]
+    difference = above - below
+    if t >= 0.5:
+        return np.asarray(above - difference * (1 - t))
+    return np.asarray(below + difference * t)
+
+
 def ink_colour(image: np.ndarray, ink: Ink, component: int) -> str:
     """The colour name of a component's ink against the paper around it: "neutral", "red",
     "green", "blue", or "" when unsure (too few pixels, too little paper, in between).
@@ -459,7 +482,7 @@ def ink_colour(image: np.ndarray, ink: Ink, component: int) -> str:
     paper = (labels == 0) & (darkness < 0.2)
     if int(core.sum()) < 3 or int(paper.sum()) < 5:
         return ""
-    paper_colour = np.percentile(window[paper], 75, axis=0)
+    paper_colour = upper_quartile(window[paper])
     absorbed = 1.0 - np.clip(window[core].mean(axis=0) / np.maximum(paper_colour, 1.0), 0.0, 1.0)
     strongest = float(absorbed.max())
     if strongest < 0.1:
