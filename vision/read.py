@@ -1291,6 +1291,136 @@ def read_marks(
     return [replace(mark, twins=tuple(twins.get(name, ()))) for name, mark in found.items()]
 
 
+#: Two readings are neighbours in a fan when their downs differ by at most this (degrees) ...
+FAN_ANGLE = 20.0
+#: ... their rank-to-suit distances by at most this factor ...
+FAN_UNIT = 1.33
+#: ... and the step between them runs across their cards more than along them (the step's
+#: share along the down at most this).
+FAN_ALONG = 0.5
+#: A gap between neighbours of at least this many of the fan's steps holds unread cards; at
+#: most this many are looked for in one gap.
+FAN_GAP_STEPS = 1.5
+FAN_GAP_MOST = 6
+#: An index looked for in a gap counts when the index networks read it at least this surely.
+FAN_GAP_SURE = 0.65
+
+
+def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where a fan's unread indices must lie: between two readings that are neighbours along a
+    fan (:data:`FAN_ANGLE`, :data:`FAN_UNIT`, :data:`FAN_ALONG`, no reading between them) and
+    lie at least :data:`FAN_GAP_STEPS` of the fan's steps apart, as many indices as the step
+    fits, in frames interpolated between theirs.  The step is the median of the smaller half
+    of the photo's neighbour gaps (so at least three readings are needed).  Returns the index
+    frames' (N, 2) origins, (N, 2) downs and (N,) units, float32 (:func:`pair_frames`).
+
+    >>> ink = Ink(np.zeros((5, 5), np.int32), np.zeros((10, 4), np.int32),
+    ...           np.array([[x, y] for x in (100, 130, 160, 250, 280) for y in (100, 120)], np.float32),
+    ...           np.full(10, 10.0, np.float32), np.zeros(10, np.int32))
+    >>> readings = [IndexReading(IndexPair((2 * k,), 2 * k + 1, (0.0, 1.0)), "7", "star", 0.9,
+    ...             (float(ink.centers[2 * k][0]), 100.0), 10.0) for k in range(5)]
+    >>> origins, downs, units = fan_gap_frames(ink, readings)
+    >>> origins.round().tolist(), downs.tolist(), units.tolist()  # two cards between 160 and 250
+    ([[190.0, 100.0], [220.0, 100.0]], [[0.0, 1.0], [0.0, 1.0]], [20.0, 20.0])
+    """
+    none = (np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
+    indexed = [r for r in readings if r.suit and r.rank not in MARKS and r.rank != JOKER]
+    if len(indexed) < 3:
+        return none
+    origins, downs, units, _ = pair_frames(ink, [r.pair for r in indexed])
+    angles = np.arctan2(downs[:, 1], downs[:, 0])
+    gaps: list[tuple[int, int, float]] = []
+    for i in range(len(indexed)):
+        turned = np.abs(np.angle(np.exp(1j * (angles - angles[i])))) <= np.radians(FAN_ANGLE)
+        alike = turned & (units <= FAN_UNIT * units[i]) & (units * FAN_UNIT >= units[i])
+        offsets = origins - origins[i]
+        lengths = np.hypot(offsets[:, 0], offsets[:, 1])
+        across = offsets @ np.array([downs[i, 1], -downs[i, 0]], np.float32)
+        along = np.abs(offsets @ downs[i])
+        beside = alike & (across > 0) & (along <= FAN_ALONG * lengths)
+        for j in np.flatnonzero(beside):
+            # No reading of the fan lies between them (near the line joining them).
+            step = offsets[j] / lengths[j]
+            reach = offsets @ step
+            off_line = np.abs(offsets @ np.array([step[1], -step[0]], np.float32))
+            between = alike & (reach > 1e-3) & (reach < lengths[j] - 1e-3) & (off_line < 0.5 * units[i])
+            if not between.any():
+                gaps.append((i, int(j), float(lengths[j])))
+    if len(gaps) < 2:
+        return none
+    ordered = sorted(length for _, _, length in gaps)
+    step = float(np.median(ordered[: max(1, len(ordered) // 2)]))
+    found: list[tuple[np.ndarray, np.ndarray, float]] = []
+    for left, right, length in gaps:
+        missing = round(length / step) - 1
+        if length < FAN_GAP_STEPS * step or not 1 <= missing <= FAN_GAP_MOST:
+            continue
+        for k in range(1, missing + 1):
+            share = k / (missing + 1)
+            down = downs[left] * (1 - share) + downs[right] * share
+            found.append(
+                (
+                    origins[left] * (1 - share) + origins[right] * share,
+                    down / max(float(np.hypot(down[0], down[1])), 1e-6),
+                    float(units[left] * (1 - share) + units[right] * share),
+                )
+            )
+    if not found:
+        return none
+    return (
+        np.array([f[0] for f in found], np.float32),
+        np.array([f[1] for f in found], np.float32),
+        np.array([f[2] for f in found], np.float32),
+    )
+
+
+def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[IndexReading]:
+    """The indices of :func:`fan_gap_frames` that the index networks read whole at least
+    :data:`FAN_GAP_SURE` surely (rank times suit; no Mahjong, whose "1" they read poorly),
+    where ink lies and no reading stands already: an index that segmentation broke past
+    every reader (a rank run into the next card's dark rim) is still read from where its
+    neighbours say it is."""
+    origins, downs, units = fan_gap_frames(ink, readings)
+    if not len(origins) or ink.darkness is None or not len(ink.centers):
+        return []
+    read_at = np.array([r.center for r in readings], np.float32)
+    fresh = np.array(
+        [float(np.hypot(*(read_at - o).T).min()) >= 0.6 * u for o, u in zip(origins, units, strict=True)]
+    )
+    origins, downs, units = origins[fresh], downs[fresh], units[fresh]
+    if not len(origins):
+        return []
+    net = index_net()
+    ratios = np.full(len(origins), np.log(1.0 / INDEX_UNIT_PER_SIZE), np.float32)
+    rank_p, suit_p = net.probabilities(index_patches(ink.darkness, origins, downs, units), ratios)
+    ranks, suits = GAME_RANKS[game], GAME_SUITS[game]
+    other_suit = suit_p[:, -1]
+    rank_p = rank_p[:, [net.ranks.index(r) for r in ranks]]
+    suit_p = suit_p[:, [net.suits.index(s) for s in suits]]
+    suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + other_suit[:, None] + 1e-6)
+    scores = rank_p.max(axis=1) * suit_p.max(axis=1)
+    found = []
+    for k in np.flatnonzero(scores >= FAN_GAP_SURE):
+        rank = ranks[int(rank_p[k].argmax())]
+        distance = np.hypot(*(ink.centers - origins[k]).T)
+        nearest = int(np.argmin(distance))
+        if rank == "1" or distance[nearest] > 0.6 * units[k]:
+            continue
+        down = (float(downs[k][0]), float(downs[k][1]))
+        found.append(
+            IndexReading(
+                IndexPair((nearest,), nearest, down),
+                rank,
+                suits[int(suit_p[k].argmax())],
+                float(scores[k]),
+                (float(origins[k][0]), float(origins[k][1])),
+                float(units[k]) / INDEX_UNIT_PER_SIZE,
+                whole=True,
+            )
+        )
+    return found
+
+
 def _joker_ink(image: np.ndarray, ink: Ink, letters: list[int], pixels: np.ndarray) -> str:
     """A JOKER index's "suit": "coloured" (the big joker) or "black", by its letters' ink
     against the paper around them (:func:`ink_colour`, which small blurred letters keep),

@@ -42,6 +42,7 @@ from vision.read import (
     IndexReading,
     MarkReading,
     quarter_turn,
+    read_fan_gaps,
     read_joker_words,
     read_jokers,
     read_marks,
@@ -809,6 +810,7 @@ def find_cards(
     if game == "tichu":
         marks = read_marks(ink, readings, profile, small)
         readings += [_facing_paper(mark, regions.paper, small, ink) for mark in marks]
+    readings += read_fan_gaps(ink, readings, game)
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
         FoundCard(

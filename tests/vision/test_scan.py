@@ -29,6 +29,38 @@ def test_a_fan_squared_off_into_a_card_shaped_region_gives_every_card() -> None:
     assert found == sorted(["7s", "2c", "Ah", "8d", "Jc"])
 
 
+def test_an_index_no_reader_read_is_looked_for_where_its_fan_says_it_lies() -> None:
+    # A fan read but for one card (as when its rank runs into the next card's rim past every
+    # reader): its neighbours say where its index lies, and the index networks read it there.
+    from vision.read import IndexReading, read_fan_gaps
+
+    scene = table(500, 900)
+    cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds")]
+    cards += [("4", "clubs"), ("9", "spades")]
+    for k, (rank, suit) in enumerate(cards):
+        paste(scene, draw_card(rank, suit, 1.6), (260 + 55 * k, 250), 0.0)
+    found, info = find_cards(scene, "standard")
+    assert sorted(str(c.card) for c in found) == sorted(["7s", "2c", "Kh", "8d", "4c", "9s"])
+    readings: list[IndexReading] = info["readings"]
+    ink = info["ink"]
+    king = next(r for r in readings if r.rank == "K")
+    others = [r for r in readings if abs(r.center[0] - king.center[0]) > 5.0]
+    gap = read_fan_gaps(ink, others, "standard")
+    assert [(r.rank, r.suit) for r in gap] == [("K", "hearts")]
+    assert abs(gap[0].center[0] - king.center[0]) < 4.0 and abs(gap[0].center[1] - king.center[1]) < 4.0
+    # Every index read: nothing to look for.
+    assert read_fan_gaps(ink, readings, "standard") == []
+    # Where the fan's cards lie apart, with no card in the gap, the table reads as no index.
+    bare = table(500, 900)
+    for k, (rank, suit) in enumerate(cards):
+        if k != 2:
+            paste(bare, draw_card(rank, suit, 1.6), (260 + 55 * k, 250), 0.0)
+    _, bare_info = find_cards(bare, "standard")
+    left_alone = [r for r in bare_info["readings"] if r.center[0] < king.center[0]]
+    assert len(left_alone) == 2
+    assert read_fan_gaps(bare_info["ink"], bare_info["readings"], "standard") == []
+
+
 def joker_face(
     colour: tuple[int, int, int], scale: float = 1.5, spacing: float = 1.45, stroke: int = 2
 ) -> np.ndarray:
