@@ -1310,8 +1310,9 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
     """Where a fan's unread indices must lie: between two readings that are neighbours along a
     fan (:data:`FAN_ANGLE`, :data:`FAN_UNIT`, :data:`FAN_ALONG`, no reading between them) and
     lie at least :data:`FAN_GAP_STEPS` of the fan's steps apart, as many indices as the step
-    fits, in frames interpolated between theirs.  The step is the median of the smaller half
-    of the photo's neighbour gaps (so at least three readings are needed).  Returns the index
+    fits, in frames interpolated between theirs; and one step beyond each end of a fan whose
+    end readings lie a step apart.  The step is the median of the smaller half of the photo's
+    neighbour gaps (so at least three readings are needed).  Returns the index
     frames' (N, 2) origins, (N, 2) downs and (N,) units, float32 (:func:`pair_frames`).
 
     >>> ink = Ink(np.zeros((5, 5), np.int32), np.zeros((10, 4), np.int32),
@@ -1320,8 +1321,10 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
     >>> readings = [IndexReading(IndexPair((2 * k,), 2 * k + 1, (0.0, 1.0)), "7", "star", 0.9,
     ...             (float(ink.centers[2 * k][0]), 100.0), 10.0) for k in range(5)]
     >>> origins, downs, units = fan_gap_frames(ink, readings)
-    >>> origins.round().tolist(), downs.tolist(), units.tolist()  # two cards between 160 and 250
-    ([[190.0, 100.0], [220.0, 100.0]], [[0.0, 1.0], [0.0, 1.0]], [20.0, 20.0])
+    >>> origins.round().tolist()  # two cards between 160 and 250, and one beyond each end
+    [[190.0, 100.0], [220.0, 100.0], [70.0, 100.0], [310.0, 100.0]]
+    >>> downs.tolist()[0], units.tolist()
+    ([0.0, 1.0], [20.0, 20.0, 20.0, 20.0])
     """
     none = (np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
     indexed = [r for r in readings if r.suit and r.rank not in MARKS and r.rank != JOKER]
@@ -1365,6 +1368,16 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
                     float(units[left] * (1 - share) + units[right] * share),
                 )
             )
+    # One step beyond each end of a run of neighbours one step apart.
+    has_left = {right for _, right, _ in gaps}
+    has_right = {left for left, _, _ in gaps}
+    for left, right, length in gaps:
+        if abs(length - step) > 0.3 * step:
+            continue
+        if left not in has_left:
+            found.append((2 * origins[left] - origins[right], downs[left], float(units[left])))
+        if right not in has_right:
+            found.append((2 * origins[right] - origins[left], downs[right], float(units[right])))
     if not found:
         return none
     return (

@@ -48,7 +48,12 @@ def test_an_index_no_reader_read_is_looked_for_where_its_fan_says_it_lies() -> N
     gap = read_fan_gaps(ink, others, "standard")
     assert [(r.rank, r.suit) for r in gap] == [("K", "hearts")]
     assert abs(gap[0].center[0] - king.center[0]) < 4.0 and abs(gap[0].center[1] - king.center[1]) < 4.0
-    # Every index read: nothing to look for.
+    # The fan's first card unread: one step beyond the fan's end.
+    seven = min(readings, key=lambda r: r.center[0])
+    first = read_fan_gaps(ink, [r for r in readings if r is not seven], "standard")
+    assert [(r.rank, r.suit) for r in first] == [("7", "spades")]
+    assert abs(first[0].center[0] - seven.center[0]) < 4.0
+    # Every index read: nothing to look for (beyond the ends lie the table and a card's pips).
     assert read_fan_gaps(ink, readings, "standard") == []
     # Where the fan's cards lie apart, with no card in the gap, the table reads as no index.
     bare = table(500, 900)
