@@ -614,6 +614,17 @@ def _line_kernels(length: int) -> tuple[np.ndarray, ...]:
     return tuple(kernels)
 
 
+@functools.cache
+def _line_spans(length: int) -> tuple[tuple[int, int], ...]:
+    """The (rows, columns) each of :func:`_line_kernels` spans: a mask smaller either way
+    holds no run in that direction (its opening is empty, so it is not computed)."""
+    spans = []
+    for kernel in _line_kernels(length):
+        rows, columns = np.nonzero(kernel)
+        spans.append((int(rows.max() - rows.min()) + 1, int(columns.max() - columns.min()) + 1))
+    return tuple(spans)
+
+
 def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None) -> np.ndarray:
     """(H, W) uint8 mask (255) of the ink in ``mask`` lying on a straight run at least
     ``length`` pixels long (made odd) in some direction (an opening with a line at each
@@ -658,10 +669,13 @@ def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None
     # An odd length: a kernel symmetric about its anchor opens to a subset of the ink (an
     # even one may shift a pixel, which would make the answer depend on the window).
     kernels = _line_kernels(length | 1)
+    spans = _line_spans(length | 1)
     for x, y, w, h in windows:
         box = mask[y : y + h, x : x + w]
         window = runs[y : y + h, x : x + w]
-        for kernel in kernels:
+        for kernel, (rows, columns) in zip(kernels, spans, strict=True):
+            if h < rows or w < columns:
+                continue
             opened = _opened(box, kernel)
             if opened is not None:
                 cv2.bitwise_or(window, opened, dst=window)
@@ -701,7 +715,10 @@ def longest_run(mask: np.ndarray, length: int) -> tuple[np.ndarray, float]:
     """
     runs = np.zeros(mask.shape, np.uint8)
     longest = 0.0
-    for kernel in _line_kernels(length | 1):
+    height, width = mask.shape
+    for kernel, (rows, columns) in zip(_line_kernels(length | 1), _line_spans(length | 1), strict=True):
+        if height < rows or width < columns:
+            continue
         opened = _opened(mask, kernel)
         if opened is None:
             continue
