@@ -241,6 +241,26 @@ def test_a_corner_mark_is_told_from_a_suit_of_its_shape_by_colour() -> None:
     assert [m.rank for m in marks] == ["Phoenix"] and marks[0].pair.rank == (mark,)
 
 
+def _seven_and_letters(
+    height: int, letters: list[tuple[str, tuple[int, int]]]
+) -> tuple[np.ndarray, Ink, IndexReading, list[int]]:
+    """A pale card, 320 pixels wide, on a green table: a "7" read as an index (its card
+    upright) and ``letters`` drawn from their (x, y) baselines.  Returns the scene, its ink,
+    the seven's reading and the letters' components in the order given."""
+    scene = np.full((height, 320, 3), (60, 90, 40), np.uint8)
+    scene[20 : height - 20, 20:300] = 240
+    for text, origin in [("7", (40, 110)), *letters]:
+        cv2.putText(scene, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    ink = ink_components(scene, paper_regions(scene))
+
+    def nearest(x: float, y: float) -> int:
+        return int(np.argmin(np.linalg.norm(ink.centers - [x, y], axis=1)))
+
+    seven = nearest(48, 100)
+    reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
+    return scene, ink, reading, [nearest(x + 8, y - 8) for _, (x, y) in letters]
+
+
 def test_a_two_letter_mark_learnt_as_one_glyph_is_read_where_its_letters_stand_apart(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -249,17 +269,9 @@ def test_a_two_letter_mark_learnt_as_one_glyph_is_read_where_its_letters_stand_a
     from vision.profile import DeckProfile
     from vision.read import glyph_vectors, read_marks
 
-    scene = np.full((200, 320, 3), (60, 90, 40), np.uint8)
-    scene[20:180, 20:300] = 240
-    cv2.putText(scene, "7", (40, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
-    cv2.putText(scene, "D", (200, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
-    cv2.putText(scene, "g", (219, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
-    ink = ink_components(scene, paper_regions(scene))
-    seven = int(np.argmin(np.linalg.norm(ink.centers - [48, 100], axis=1)))
-    d = int(np.argmin(np.linalg.norm(ink.centers - [209, 100], axis=1)))
-    g = int(np.argmin(np.linalg.norm(ink.centers - [227, 103], axis=1)))
+    scene, ink, reading, (d, g) = _seven_and_letters(200, [("D", (200, 110)), ("g", (219, 110))])
+    seven = reading.pair.rank[0]
     assert len({seven, d, g}) == 3
-    reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
     # The exemplars: the letters run together ("Dg" in one glyph, as blur joins them) and the seven.
     joined = scene.copy()
     cv2.line(joined, (210, 100), (225, 100), (20, 20, 20), 3)
@@ -283,16 +295,8 @@ def test_a_special_cards_second_corner_mark_is_kept_as_its_twin() -> None:
     from vision.profile import DeckProfile
     from vision.read import glyph_vectors, read_marks
 
-    scene = np.full((240, 320, 3), (60, 90, 40), np.uint8)
-    scene[20:220, 20:300] = 240
-    cv2.putText(scene, "7", (40, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
-    cv2.putText(scene, "F", (150, 70), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
-    cv2.putText(scene, "F", (250, 200), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
-    ink = ink_components(scene, paper_regions(scene))
-    seven = int(np.argmin(np.linalg.norm(ink.centers - [48, 100], axis=1)))
-    first = int(np.argmin(np.linalg.norm(ink.centers - [157, 60], axis=1)))
-    second = int(np.argmin(np.linalg.norm(ink.centers - [257, 190], axis=1)))
-    reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
+    _, ink, reading, (first, second) = _seven_and_letters(240, [("F", (150, 70)), ("F", (250, 200))])
+    seven = reading.pair.rank[0]
     upright = glyph_vectors(ink, [((first,), (0.0, 1.0)), ((seven,), (0.0, 1.0))])
     profile = DeckProfile("tichu", exemplars=upright.astype(np.float32), labels=("Dog", "7"), spread=0.3)
     marks = read_marks(ink, [reading], profile)
