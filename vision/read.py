@@ -1311,8 +1311,9 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
     fan (:data:`FAN_ANGLE`, :data:`FAN_UNIT`, :data:`FAN_ALONG`, no reading between them) and
     lie at least :data:`FAN_GAP_STEPS` of the fan's steps apart, as many indices as the step
     fits, in frames interpolated between theirs; and one step beyond each end of a fan whose
-    end readings lie a step apart.  The step is the median of the smaller half of the photo's
-    neighbour gaps (so at least three readings are needed).  Returns the index
+    end readings lie a step apart.  A fan's step is the median of the smaller half of its
+    neighbour gaps (a fan of one gap takes the photo's; so at least three readings are
+    needed).  Returns the index
     frames' (N, 2) origins, (N, 2) downs and (N,) units, float32 (:func:`pair_frames`).
 
     >>> ink = Ink(np.zeros((5, 5), np.int32), np.zeros((10, 4), np.int32),
@@ -1325,6 +1326,19 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
     [[190.0, 100.0], [220.0, 100.0], [70.0, 100.0], [310.0, 100.0]]
     >>> downs.tolist()[0], units.tolist()
     ([0.0, 1.0], [20.0, 20.0, 20.0, 20.0])
+
+    A loosely spread fan (60 pixels a card) elsewhere in the photo has a step of its own: no
+    card is looked for between its readings, only beyond its ends.
+
+    >>> xs = [100, 130, 160, 190, 100, 160, 220]
+    >>> ys = [100] * 4 + [400] * 3
+    >>> ink = Ink(np.zeros((5, 5), np.int32), np.zeros((14, 4), np.int32),
+    ...           np.array([[x, y + d] for x, y in zip(xs, ys) for d in (0, 20)], np.float32),
+    ...           np.full(14, 10.0, np.float32), np.zeros(14, np.int32))
+    >>> readings = [IndexReading(IndexPair((2 * k,), 2 * k + 1, (0.0, 1.0)), "7", "star", 0.9,
+    ...             (float(xs[k]), float(ys[k])), 10.0) for k in range(7)]
+    >>> fan_gap_frames(ink, readings)[0].round().tolist()
+    [[70.0, 100.0], [220.0, 100.0], [40.0, 400.0], [280.0, 400.0]]
     """
     none = (np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
     indexed = [r for r in readings if r.suit and r.rank not in MARKS and r.rank != JOKER]
@@ -1351,10 +1365,31 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
                 gaps.append((i, int(j), float(lengths[j])))
     if len(gaps) < 2:
         return none
-    ordered = sorted(length for _, _, length in gaps)
-    step = float(np.median(ordered[: max(1, len(ordered) // 2)]))
+    # Each fan (readings joined by neighbour gaps) has its own step: a tight fan's is no
+    # guide to a loose one's.  A fan of a single gap takes the photo's.
+    fan = list(range(len(indexed)))
+
+    def root(k: int) -> int:
+        while fan[k] != k:
+            fan[k] = fan[fan[k]]
+            k = fan[k]
+        return k
+
+    for left, right, _ in gaps:
+        fan[root(left)] = root(right)
+    lengths_of: dict[int, list[float]] = {}
+    for left, _, length in gaps:
+        lengths_of.setdefault(root(left), []).append(length)
+
+    def smaller_half_median(lengths: list[float]) -> float:
+        ordered = sorted(lengths)
+        return float(np.median(ordered[: max(1, len(ordered) // 2)]))
+
+    photo_step = smaller_half_median([length for _, _, length in gaps])
+    steps = {k: smaller_half_median(v) if len(v) >= 2 else photo_step for k, v in lengths_of.items()}
     found: list[tuple[np.ndarray, np.ndarray, float]] = []
     for left, right, length in gaps:
+        step = steps[root(left)]
         missing = round(length / step) - 1
         if length < FAN_GAP_STEPS * step or not 1 <= missing <= FAN_GAP_MOST:
             continue
@@ -1372,6 +1407,7 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
     has_left = {right for _, right, _ in gaps}
     has_right = {left for left, _, _ in gaps}
     for left, right, length in gaps:
+        step = steps[root(left)]
         if abs(length - step) > 0.3 * step:
             continue
         if left not in has_left:
