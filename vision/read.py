@@ -1302,8 +1302,12 @@ FAN_ALONG = 0.5
 #: most this many are looked for in one gap.
 FAN_GAP_STEPS = 1.5
 FAN_GAP_MOST = 6
-#: An index looked for in a gap counts when the index networks read it at least this surely.
+#: A fan's end readings lie a step apart when their gap is within this share of the step.
+FAN_END_TOLERANCE = 0.3
+#: An index looked for in a gap counts when the index networks read it at least this surely,
+#: ink lies within this many rank-to-suit distances of its rank's place, and no reading does.
 FAN_GAP_SURE = 0.65
+FAN_GAP_NEAR = 0.6
 
 
 def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1408,7 +1412,7 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
     has_right = {left for left, _, _ in gaps}
     for left, right, length in gaps:
         step = steps[root(left)]
-        if abs(length - step) > 0.3 * step:
+        if abs(length - step) > FAN_END_TOLERANCE * step:
             continue
         if left not in has_left:
             found.append((2 * origins[left] - origins[right], downs[left], float(units[left])))
@@ -1433,9 +1437,8 @@ def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[Ind
     if not len(origins) or ink.darkness is None or not len(ink.centers):
         return []
     read_at = np.array([r.center for r in readings], np.float32)
-    fresh = np.array(
-        [float(np.hypot(*(read_at - o).T).min()) >= 0.6 * u for o, u in zip(origins, units, strict=True)]
-    )
+    nearest_reading = np.array([float(np.hypot(*(read_at - origin).T).min()) for origin in origins])
+    fresh = nearest_reading >= FAN_GAP_NEAR * units
     origins, downs, units = origins[fresh], downs[fresh], units[fresh]
     if not len(origins):
         return []
@@ -1453,7 +1456,7 @@ def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[Ind
         rank = ranks[int(rank_p[k].argmax())]
         distance = np.hypot(*(ink.centers - origins[k]).T)
         nearest = int(np.argmin(distance))
-        if rank == "1" or distance[nearest] > 0.6 * units[k]:
+        if rank == "1" or distance[nearest] > FAN_GAP_NEAR * units[k]:
             continue
         down = (float(downs[k][0]), float(downs[k][1]))
         found.append(
