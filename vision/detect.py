@@ -8,7 +8,9 @@ Steps, each a pure function on arrays:
 3. :func:`ink_components` finds the ink on that paper (dark or coloured blobs: glyphs,
    suit symbols, pips, art) as connected components; a component that falls in two at a
    darker level (a rank blurred into its suit) is also offered as its two parts
-   (:func:`fused_parts`).
+   (:func:`fused_parts`).  Long straight lines tangled with glyphs (frames, card edges)
+   are erased (:func:`straight_runs`), but not the glyphs a thick dark rim's lines run
+   through (:func:`glyphs_on_rims`).
 4. :func:`index_pairs` proposes index corners: a rank glyph (one component, or two side by
    side for "10") with a suit symbol just "below" it, in any rotation.
 
@@ -448,11 +450,22 @@ def _background_side(shape: tuple[int, ...]) -> int:
 
 def ink_darkness(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`ink_mask` and the (H, W) float32 darkness in [0, 1] it thresholds (at 0.56)."""
+    return _thresholded_darkness(*_ink_planes(image))
+
+
+def _ink_planes(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The (H, W) uint8 darkest channel of BGR ``image`` and the (H, W) float32 brightness of
+    the paper around each pixel (the darkest channel's local maximum, smoothed)."""
     blue, green, red = cv2.split(image)  # (one pass; strided channel views cost a copy each)
     darkest = cv2.min(cv2.min(blue, green), red)
     side = _background_side(image.shape)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     background = cv2.blur(cv2.dilate(darkest, kernel), (side, side)).astype(np.float32)
+    return darkest, background
+
+
+def _thresholded_darkness(darkest: np.ndarray, background: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ink_darkness` of :func:`_ink_planes`."""
     # The plain formulas' operations in their order, into reused buffers: the same values.
     dark = darkest.astype(np.float32)
     scaled = np.multiply(background, 0.72)
@@ -494,7 +507,8 @@ def ink_components(
     A component is on paper when most of the ring around its box is card paper, so ink on
     the table (flowers, wood grain) and on card backs is left out.
     """
-    mask, darkness = ink_darkness(image)
+    darkest, background = _ink_planes(image)
+    mask, darkness = _thresholded_darkness(darkest, background)
     # Wide areas that are not paper (the table, big artwork) are no glyphs; cutting them and a
     # thin margin away frees the glyphs that touch a card's edge.
     wide = _wide_non_paper(regions.paper)
@@ -519,13 +533,22 @@ def ink_components(
         # whatever their width; the Hough segments (drawn ``line_width`` pixels wide) take
         # their blurred margins and the lines a few pixels of noise break up.
         run = max(30, round(STRAIGHT_RUN * max(image.shape[:2])))
-        runs = straight_runs(knot, run, stats[1:][tangled, :4])
+        knot_boxes = stats[1:][tangled, :4]
+        directions: set[int] = set()
+        runs = straight_runs(knot, run, knot_boxes, found=directions)
+        # A small rank in a tight fan touches the thick dark rim of the card beside it, and
+        # its stroke along the rim lies on the rim's runs: in the deepest ink it stands apart.
+        deep = _deep_ink(knot, darkest, background, knot_boxes)
+        on_rims = glyphs_on_rims(deep, runs, run, knot_boxes, directions, min_size)
+        runs = cv2.bitwise_and(runs, cv2.bitwise_not(on_rims))
         unlined = cv2.bitwise_and(knot, cv2.bitwise_not(runs))
         for x0, y0, x1, y1 in lines.reshape(-1, 4) if lines is not None else []:
             # In a network's dense ink, Hough also finds "lines" running across glyphs.
             if networks[labels[(y0 + y1) // 2, (x0 + x1) // 2]] and not _plain_line(knot, (x0, y0, x1, y1)):
                 continue
             cv2.line(unlined, (int(x0), int(y0)), (int(x1), int(y1)), 0, line_width)
+        # (Beside a thick rim Hough finds lines at every slant, across the glyphs too.)
+        unlined = cv2.bitwise_or(unlined, on_rims)
         mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), unlined)
         count, labels, stats, centroids = label_components(mask)
         compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
@@ -625,14 +648,22 @@ def _line_spans(length: int) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None) -> np.ndarray:
+def straight_runs(
+    mask: np.ndarray,
+    length: int,
+    boxes: np.ndarray | None = None,
+    found: set[int] | None = None,
+    only: set[int] | None = None,
+) -> np.ndarray:
     """(H, W) uint8 mask (255) of the ink in ``mask`` lying on a straight run at least
     ``length`` pixels long (made odd) in some direction (an opening with a line at each
     angle), grown by a pixel to take the line's blurred margin.
 
     ``boxes``: optional (N, 4) x, y, w, h boxes of the connected components of ``mask``: a
     run lies within one component, so only their boxes are searched when they are smaller
-    than the box around all the ink (the same answer, in less time).
+    than the box around all the ink (the same answer, in less time).  ``found``: a set that
+    collects the directions (indices) in which runs were found; ``only``: such a set, to
+    look in those alone (in part of the same ink there are runs in no other direction).
 
     >>> mask = np.zeros((80, 80), np.uint8)
     >>> _ = cv2.line(mask, (5, 10), (75, 60), 255, 2)  # a frame line
@@ -673,13 +704,123 @@ def straight_runs(mask: np.ndarray, length: int, boxes: np.ndarray | None = None
     for x, y, w, h in windows:
         box = mask[y : y + h, x : x + w]
         window = runs[y : y + h, x : x + w]
-        for kernel, (rows, columns) in zip(kernels, spans, strict=True):
-            if h < rows or w < columns:
+        for d, (kernel, (rows, columns)) in enumerate(zip(kernels, spans, strict=True)):
+            if h < rows or w < columns or (only is not None and d not in only):
                 continue
             opened = _opened(box, kernel)
             if opened is not None:
                 cv2.bitwise_or(window, opened, dst=window)
+                if found is not None:
+                    found.add(d)
     return cv2.dilate(runs, np.ones((3, 3), np.uint8))
+
+
+#: Ink darker than this share of the paper around it is a rim's or a glyph's core: the
+#: blurred pixel between a small rank and the dark rim it touches is paler.
+RIM_INK = 0.4
+#: A rim is this thick (pixels) at its darkest: thin frame lines are cut by other steps.
+RIM_THICKNESS = 5
+#: A glyph's core freed from a rim is at most this many times longer than wide (scraps of
+#: a line broken up at the deepest level are longer) ...
+RIM_GLYPH_ELONGATION = 3.0
+#: ... and at least this share of it was taken as the rim's runs (else nothing was lost).
+RIM_GLYPH_TAKEN = 0.1
+
+
+def _deep_ink(knot: np.ndarray, darkest: np.ndarray, background: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 mask (255) of the ink of ``knot`` darker than :data:`RIM_INK` of the
+    paper around it (:func:`_ink_planes`), looked for within the (N, 4) x, y, w, h ``boxes``.
+
+    >>> knot = np.full((4, 4), 255, np.uint8)
+    >>> darkest = np.array([[10, 100, 200, 10]] * 4, np.uint8)
+    >>> deep = _deep_ink(knot, darkest, np.full((4, 4), 230.0, np.float32), np.array([[0, 0, 3, 4]]))
+    >>> deep[0].tolist()  # the last column lies outside the boxes
+    [255, 0, 0, 0]
+    """
+    deep = np.zeros_like(knot)
+    x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
+    x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
+    window = np.less(darkest[y0:y1, x0:x1], background[y0:y1, x0:x1] * RIM_INK).view(np.uint8)
+    cv2.bitwise_and(knot[y0:y1, x0:x1], window * np.uint8(255), dst=deep[y0:y1, x0:x1])
+    return deep
+
+
+def glyphs_on_rims(
+    deep: np.ndarray,
+    runs: np.ndarray,
+    length: int,
+    boxes: np.ndarray,
+    directions: set[int],
+    min_size: float,
+) -> np.ndarray:
+    """(H, W) uint8 mask (255) of the glyphs that :func:`straight_runs` ``runs`` (of length
+    ``length`` in ``boxes``, found in ``directions``) took with a thick dark rim they touch.
+
+    ``deep`` is the same ink at its darkest (:func:`_deep_ink`): there the pale pixel between
+    glyph and rim is gone, and what stands apart from the rim's own runs, compact and partly
+    taken by ``runs``, is a glyph (a rank in a tight fan of dark-rimmed cards).
+
+    >>> mask = np.zeros((80, 60), np.uint8)
+    >>> mask[5:75, 20:28] = 255  # a dark rim, 8 pixels thick
+    >>> mask[30:42, 29:31] = 255; mask[30:32, 29:37] = 255  # a small "7"-like glyph beside it
+    >>> knot = mask.copy(); knot[30:42, 28] = 255  # joined by the paler pixels between them
+    >>> boxes = np.array([[20, 5, 17, 70]]); directions = set()
+    >>> runs = straight_runs(knot, 41, boxes, found=directions)
+    >>> bool(runs[35, 29])  # the glyph's stroke lies on the rim's slanting runs
+    True
+    >>> freed = glyphs_on_rims(mask, runs, 41, boxes, directions, 4.0)
+    >>> bool(freed[35, 29]), bool(freed[31, 35]), bool(freed[50, 22])
+    (True, True, False)
+    """
+    freed = np.zeros_like(deep)
+    thick = np.ones((RIM_THICKNESS, RIM_THICKNESS), np.uint8)
+    rimmed = cv2.erode(cv2.bitwise_and(runs, deep), thick)
+    # Only the tangles holding a thick rim are looked at again.
+    boxes = np.array([(x, y, w, h) for x, y, w, h in boxes[:, :4] if rimmed[y : y + h, x : x + w].any()])
+    if not len(boxes):
+        return freed
+    rims = straight_runs(deep, length, boxes, only=directions)
+    apart = cv2.bitwise_and(deep, cv2.bitwise_not(rims))
+    # A line broken up at the deepest level leaves long scraps; glyph strokes are shorter.
+    scraps = straight_runs(apart, max(9, length // 2), boxes, only=directions)
+    apart = cv2.bitwise_and(apart, cv2.bitwise_not(scraps))
+    x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
+    x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
+    freed[y0:y1, x0:x1] = _compact_parts(apart[y0:y1, x0:x1], runs[y0:y1, x0:x1], min_size)
+    return freed
+
+
+def _compact_parts(mask: np.ndarray, taken: np.ndarray, min_size: float) -> np.ndarray:
+    """(H, W) uint8 mask (255) of the connected parts of ``mask`` at most
+    :data:`RIM_GLYPH_ELONGATION` times longer than wide (by their second moments), at least
+    ``min_size`` long and :data:`RIM_GLYPH_TAKEN` in ``taken``.
+
+    >>> mask = np.zeros((30, 40), np.uint8)
+    >>> mask[5:15, 5:12] = 255; mask[20:22, 5:35] = 255  # a blob and a thin scrap of line
+    >>> parts = _compact_parts(mask, mask, 4.0)
+    >>> bool(parts[10, 8]), bool(parts[21, 20])
+    (True, False)
+    >>> bool(_compact_parts(mask, np.zeros_like(mask), 4.0).any())  # nothing was taken
+    False
+    """
+    parts = np.zeros_like(mask)
+    count, labels, stats, _ = label_components(mask)
+    share_taken = np.bincount(labels[taken > 0], minlength=count) / np.maximum(stats[:, 4], 1)
+    candidates = (np.maximum(stats[:, 2], stats[:, 3]) >= min_size) & (stats[:, 4] >= 6)
+    candidates &= share_taken >= RIM_GLYPH_TAKEN
+    candidates[0] = False
+    for part in np.flatnonzero(candidates):
+        x, y, w, h = (int(v) for v in stats[part, :4])
+        own = labels[y : y + h, x : x + w] == part
+        moments = cv2.moments(own.view(np.uint8), binaryImage=True)
+        # Central second moments (plus a pixel's own spread), then their eigenvalues' ratio.
+        xx = moments["mu20"] / moments["m00"] + 1 / 12
+        yy = moments["mu02"] / moments["m00"] + 1 / 12
+        xy = moments["mu11"] / moments["m00"]
+        mean, spread = (xx + yy) / 2, float(np.hypot((xx - yy) / 2, xy))
+        if (mean + spread) <= RIM_GLYPH_ELONGATION**2 * (mean - spread):
+            parts[y : y + h, x : x + w][own] = 255
+    return parts
 
 
 def _opened(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray | None:

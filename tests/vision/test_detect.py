@@ -409,6 +409,37 @@ def test_a_small_glyph_on_the_shadowed_edge_of_the_card_above_is_freed_from_it()
     assert not glyphs_in(ink, (295, 310), (125, 220), (40, 400))
 
 
+def _dark_rimmed_fan_with_a_k() -> np.ndarray:
+    """A tight fan of cards with thick dark rims, slightly slanted, and a small K whose
+    stroke touches the rim beside it (blurred, nothing pale is left between them)."""
+    scene = table(400, 500)
+    cv2.rectangle(scene, (40, 30), (460, 370), (232, 232, 232), -1)
+    for x in range(100, 420, 40):
+        cv2.line(scene, (x, 40), (x + 8, 360), (15, 15, 15), 7)
+    cv2.putText(scene, "K", (146, 84), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (15, 15, 15), 2)
+    return cv2.GaussianBlur(scene, (3, 3), 0.8)
+
+
+def test_a_small_rank_welded_to_the_thick_dark_rim_beside_it_comes_out_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The rim's straight runs pass through the K's upright stroke; at its darkest the ink
+    # shows the K apart from the rim, so the K keeps that stroke.
+    scene = _dark_rimmed_fan_with_a_k()
+    ink = ink_components(scene, paper_regions(scene), line_width=3)
+    assert ink.labels[78, 139] == 0  # (the rim is no glyph)
+    whole = glyphs_in(ink, (140, 165), (60, 90), (5, 30))
+    assert len(whole) == 1
+    x, _, w, h = ink.boxes[whole[0]].tolist()
+    assert x <= 148 and 11 <= h <= 14 and 7 <= w <= 11  # the whole K, stroke and arms
+    # Nothing else along the rims passes for a glyph.
+    assert len(glyphs_in(ink, (90, 430), (40, 360), (5, 30))) == 1
+    # Without the deepest level the stroke goes with the rim and only the arms are left.
+    monkeypatch.setattr("vision.detect.RIM_INK", 0.0)
+    eaten = ink_components(scene, paper_regions(scene), line_width=3)
+    assert all(eaten.boxes[k][3] < 11 for k in glyphs_in(eaten, (140, 165), (60, 90), (3, 30)))
+
+
 @pytest.mark.parametrize(("word", "cut"), [("JOKER", True), ("JOKERJOK", False)])
 def test_a_word_on_a_line_is_cut_free_unless_longer_than_a_run_and_a_half(word: str, cut: bool) -> None:
     # JOKER set tight along the dark edge of the card above: its letters run together into
