@@ -719,10 +719,10 @@ def straight_runs(
 #: blurred pixel between a small rank and the dark rim it touches is paler.
 RIM_INK = 0.4
 #: A rim is this thick (pixels) at its darkest: thin frame lines are cut by other steps.
-RIM_THICKNESS = 5
+RIM_THICKNESS = 6
 #: A glyph's core freed from a rim is at most this many times longer than wide (scraps of
 #: a line broken up at the deepest level are longer) ...
-RIM_GLYPH_ELONGATION = 3.0
+RIM_GLYPH_ELONGATION = 2.0
 #: ... and at least this share of it was taken as the rim's runs (else nothing was lost).
 RIM_GLYPH_TAKEN = 0.1
 
@@ -762,7 +762,7 @@ def glyphs_on_rims(
 
     >>> mask = np.zeros((80, 60), np.uint8)
     >>> mask[5:75, 20:28] = 255  # a dark rim, 8 pixels thick
-    >>> mask[30:42, 29:31] = 255; mask[30:32, 29:37] = 255  # a small "7"-like glyph beside it
+    >>> mask[30:42, 29:31] = 255; mask[[30, 31, 35, 36, 40, 41], 29:37] = 255  # an "E" beside it
     >>> knot = mask.copy(); knot[30:42, 28] = 255  # joined by the paler pixels between them
     >>> boxes = np.array([[20, 5, 17, 70]]); directions = set()
     >>> runs = straight_runs(knot, 41, boxes, found=directions)
