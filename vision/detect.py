@@ -552,6 +552,7 @@ def ink_components(
         mask = cv2.bitwise_or(cv2.bitwise_and(mask, cv2.bitwise_not(knot)), unlined)
         count, labels, stats, centroids = label_components(mask)
         compact, _ = _glyph_shapes(stats[1:], min_size, max_size)
+    del darkest, background  # (freed here: a photo's peak memory comes later, while reading)
     # Small glyphs touching a card's frame line or the shadowed edge of the card above it in
     # a fan make one compact component with the line: the line is cut away.
     run = max(30, round(STRAIGHT_RUN * max(image.shape[:2])))
