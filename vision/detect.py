@@ -787,27 +787,31 @@ def glyphs_on_rims(
     apart = cv2.bitwise_and(apart, cv2.bitwise_not(scraps))
     x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
     x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
-    freed[y0:y1, x0:x1] = _compact_parts(apart[y0:y1, x0:x1], runs[y0:y1, x0:x1], min_size)
+    freed[y0:y1, x0:x1] = _compact_parts(apart[y0:y1, x0:x1], runs[y0:y1, x0:x1], (min_size, length))
     return freed
 
 
-def _compact_parts(mask: np.ndarray, taken: np.ndarray, min_size: float) -> np.ndarray:
+def _compact_parts(mask: np.ndarray, taken: np.ndarray, sizes: tuple[float, float]) -> np.ndarray:
     """(H, W) uint8 mask (255) of the connected parts of ``mask`` at most
-    :data:`RIM_GLYPH_ELONGATION` times longer than wide (by their second moments), at least
-    ``min_size`` long and :data:`RIM_GLYPH_TAKEN` in ``taken``.
+    :data:`RIM_GLYPH_ELONGATION` times longer than wide (by their second moments), as long as
+    ``sizes`` (shortest, longest: a glyph's; a frame's closed outline is as compact) and at
+    least :data:`RIM_GLYPH_TAKEN` in ``taken``.
 
     >>> mask = np.zeros((30, 40), np.uint8)
     >>> mask[5:15, 5:12] = 255; mask[20:22, 5:35] = 255  # a blob and a thin scrap of line
-    >>> parts = _compact_parts(mask, mask, 4.0)
+    >>> parts = _compact_parts(mask, mask, (4.0, 20.0))
     >>> bool(parts[10, 8]), bool(parts[21, 20])
     (True, False)
-    >>> bool(_compact_parts(mask, np.zeros_like(mask), 4.0).any())  # nothing was taken
+    >>> bool(_compact_parts(mask, np.zeros_like(mask), (4.0, 20.0)).any())  # nothing was taken
+    False
+    >>> bool(_compact_parts(mask, mask, (4.0, 8.0))[10, 8])  # longer than a glyph
     False
     """
     parts = np.zeros_like(mask)
     count, labels, stats, _ = label_components(mask)
     share_taken = np.bincount(labels[taken > 0], minlength=count) / np.maximum(stats[:, 4], 1)
-    candidates = (np.maximum(stats[:, 2], stats[:, 3]) >= min_size) & (stats[:, 4] >= 6)
+    long_side = np.maximum(stats[:, 2], stats[:, 3])
+    candidates = (long_side >= sizes[0]) & (long_side <= sizes[1]) & (stats[:, 4] >= 6)
     candidates &= share_taken >= RIM_GLYPH_TAKEN
     candidates[0] = False
     for part in np.flatnonzero(candidates):
