@@ -649,6 +649,17 @@ def _line_spans(length: int) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
+def _around(boxes: np.ndarray) -> tuple[int, int, int, int]:
+    """The (x0, y0, x1, y1) box around (N, 4+) x, y, w, h ``boxes`` (N > 0), ends excluded.
+
+    >>> _around(np.array([[2, 3, 4, 5], [10, 1, 2, 2]]))
+    (2, 1, 12, 8)
+    """
+    x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
+    x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
+    return x0, y0, x1, y1
+
+
 def straight_runs(
     mask: np.ndarray,
     length: int,
@@ -688,8 +699,7 @@ def straight_runs(
     """
     runs = np.zeros(mask.shape, np.uint8)
     if boxes is not None and len(boxes):
-        x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
-        x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
+        x0, y0, x1, y1 = _around(boxes)
     else:
         ys, xs = np.nonzero(mask)
         if ys.size == 0:
@@ -739,8 +749,7 @@ def _deep_ink(knot: np.ndarray, darkest: np.ndarray, background: np.ndarray, box
     [255, 0, 0, 0]
     """
     deep = np.zeros_like(knot)
-    x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
-    x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
+    x0, y0, x1, y1 = _around(boxes)
     window = np.less(darkest[y0:y1, x0:x1], background[y0:y1, x0:x1] * RIM_INK).view(np.uint8)
     cv2.bitwise_and(knot[y0:y1, x0:x1], window * np.uint8(255), dst=deep[y0:y1, x0:x1])
     return deep
@@ -785,8 +794,7 @@ def glyphs_on_rims(
     # A line broken up at the deepest level leaves long scraps; glyph strokes are shorter.
     scraps = straight_runs(apart, max(9, length // 2), boxes, only=directions)
     apart = cv2.bitwise_and(apart, cv2.bitwise_not(scraps))
-    x0, y0 = (int(v) for v in boxes[:, :2].min(axis=0))
-    x1, y1 = (int(v) for v in (boxes[:, :2] + boxes[:, 2:4]).max(axis=0))
+    x0, y0, x1, y1 = _around(boxes)
     freed[y0:y1, x0:x1] = _compact_parts(apart[y0:y1, x0:x1], runs[y0:y1, x0:x1], (min_size, length))
     return freed
 
