@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import struct
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -37,6 +38,16 @@ MAX_FILE_BYTES = 200 * 1024 * 1024
 
 class ImageError(TrickmateError):
     """An image file or upload that cannot be read as a photo."""
+
+
+class Photo(NamedTuple):
+    """A decoded photo: (H, W, 3) uint8 BGR ``image`` and ``scale``, the file's own pixels per
+    decoded pixel (2.0 for a large JPEG decoded at half size; 1.0 when decoded whole).
+    Positions found in ``image`` times ``scale`` are positions in the photo as its file
+    shows it (EXIF orientation applied)."""
+
+    image: np.ndarray
+    scale: float
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -123,7 +134,8 @@ def _reduced_flag(pixels: int) -> tuple[int, int]:
 
 
 def decode_image(data: bytes) -> np.ndarray:
-    """Decode image bytes to an (H, W, 3) uint8 BGR array; large images come out downscaled.
+    """Decode image bytes to an (H, W, 3) uint8 BGR array; large images come out downscaled
+    (:func:`decode_photo` also says by how much).
 
     >>> ok, jpg = cv2.imencode(".jpg", np.full((40, 60, 3), 200, np.uint8))
     >>> decode_image(jpg.tobytes()).shape
@@ -132,6 +144,17 @@ def decode_image(data: bytes) -> np.ndarray:
     Traceback (most recent call last):
     ...
     vision.io.ImageError: the JPEG image is truncated (the file ends early)
+    """
+    return decode_photo(data).image
+
+
+def decode_photo(data: bytes) -> Photo:
+    """:func:`decode_image`, with the scale from the decoded pixels back to the file's own.
+
+    >>> ok, jpg = cv2.imencode(".jpg", np.full((40, 60, 3), 200, np.uint8))
+    >>> photo = decode_photo(jpg.tobytes())
+    >>> photo.image.shape, photo.scale
+    ((40, 60, 3), 1.0)
     """
     if len(data) == 0:
         raise ImageError("the image is empty (0 bytes)")
@@ -177,14 +200,25 @@ def decode_image(data: bytes) -> np.ndarray:
     if image.dtype != np.uint8:
         image = cv2.convertScaleAbs(image, alpha=255.0 / max(1.0, float(image.max())))
     pixels = image.shape[0] * image.shape[1]
+    shrink = 1.0
     if pixels > MAX_DECODED_PIXELS:
-        scale = (MAX_DECODED_PIXELS / pixels) ** 0.5
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return np.ascontiguousarray(image)
+        shrink = (MAX_DECODED_PIXELS / pixels) ** 0.5
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    # The file's own size (turned as its EXIF orientation turns the picture) over the decoded:
+    # libjpeg's reduced sizes are rounded up, so the header's size is the exact measure.
+    scale = 1.0 / shrink
+    if size is not None:
+        scale = max(size) / max(image.shape[:2])
+    return Photo(np.ascontiguousarray(image), scale)
 
 
 def read_image(path: str | Path) -> np.ndarray:
     """Read an image file to an (H, W, 3) uint8 BGR array, or raise :class:`ImageError`."""
+    return read_photo(path).image
+
+
+def read_photo(path: str | Path) -> Photo:
+    """Read an image file as a :class:`Photo`, or raise :class:`ImageError` naming the file."""
     file = Path(path)
     try:
         size = file.stat().st_size
@@ -198,6 +232,6 @@ def read_image(path: str | Path) -> np.ndarray:
     except OSError as error:
         raise ImageError(f"{file}: cannot read the file ({error.strerror or error})") from None
     try:
-        return decode_image(data)
+        return decode_photo(data)
     except ImageError as error:
         raise ImageError(f"{file}: {error}") from None

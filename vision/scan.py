@@ -110,6 +110,17 @@ class ScanResult:
     def points(self) -> int:
         return card_points(card.card for card in self.cards)
 
+    def scaled(self, factor: float) -> ScanResult:
+        """The same result with every corner times ``factor`` (from a photo decoded at a
+        reduced size back to the file's own pixels: :class:`vision.io.Photo`).
+
+        >>> found = FoundCard(Card.parse("Kj"), 0.9, np.array([[1, 2], [3, 2], [3, 6], [1, 6]], np.float32))
+        >>> ScanResult([found]).scaled(2.0).cards[0].corners[2].tolist()
+        [6.0, 12.0]
+        """
+        factor32 = np.float32(factor)
+        return replace(self, cards=[replace(card, corners=card.corners * factor32) for card in self.cards])
+
     def to_json(self, image_name: str) -> dict[str, Any]:
         """The line of ``trickmate scan`` for this image (CONTRACTS section 4)."""
         return {

@@ -10,7 +10,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.io import MAX_DECODED_PIXELS, ImageError, declared_size, decode_image, read_image
+from vision.io import (
+    MAX_DECODED_PIXELS,
+    ImageError,
+    declared_size,
+    decode_image,
+    decode_photo,
+    read_image,
+    read_photo,
+)
 
 
 def jpeg(height: int, width: int, value: int = 128) -> bytes:
@@ -113,6 +121,30 @@ def test_a_24_megapixel_jpeg_comes_out_at_a_reduced_scale() -> None:
     assert image.shape == (2000, 3000, 3)
 
 
+def test_a_photo_says_how_far_it_was_reduced() -> None:
+    assert decode_photo(jpeg(40, 60)).scale == 1.0
+    photo = decode_photo(jpeg(4000, 6000))
+    assert photo.image.shape == (2000, 3000, 3) and photo.scale == 2.0
+    # libjpeg rounds a reduced size up: the scale is measured, not assumed.
+    odd = decode_photo(jpeg(4001, 6001))
+    assert odd.image.shape == (2001, 3001, 3)
+    assert abs(odd.scale * odd.image.shape[1] - 6001) < 1e-6
+
+
+def test_a_large_png_is_shrunk_and_says_by_how_much(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("vision.io.MAX_DECODED_PIXELS", 100 * 100)
+    photo = decode_photo(png(np.zeros((200, 300, 3), np.uint8)))
+    assert photo.image.shape[0] * photo.image.shape[1] <= 1.01 * 100 * 100  # (sizes round)
+    assert abs(photo.scale * photo.image.shape[1] - 300) < 1.0
+
+
+def test_read_photo_is_read_image_with_its_scale(tmp_path: Path) -> None:
+    path = tmp_path / "big.jpg"
+    path.write_bytes(jpeg(4000, 6000))
+    photo = read_photo(path)
+    assert photo.scale == 2.0 and np.array_equal(photo.image, read_image(path))
+
+
 def test_read_image_names_the_file_in_errors(tmp_path: Path) -> None:
     with pytest.raises(ImageError, match="no such file"):
         read_image(tmp_path / "missing.jpg")
@@ -145,7 +177,9 @@ def sideways_jpeg(height: int, width: int) -> bytes:
 def test_a_photo_saved_sideways_is_read_upright(height: int, width: int, divisor: int) -> None:
     # The scan page draws the photo as the browser shows it (EXIF orientation applied), so
     # the card outlines must be found in that frame too, also at a reduced scale.
-    image = decode_image(sideways_jpeg(height, width))
+    photo = decode_photo(sideways_jpeg(height, width))
+    image = photo.image
     assert image.shape == (width // divisor, height // divisor, 3)
+    assert photo.scale == divisor  # back to the photo as shown: width x height turned upright
     rows = image.shape[0]
     assert image[: rows // 2 - 2].mean() > 240 and image[rows // 2 + 2 :].mean() < 15

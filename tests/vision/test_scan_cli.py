@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -43,6 +44,30 @@ def test_scan_writes_one_line_per_image_in_order_and_flags_bad_ones(tmp_path: Pa
     assert set(broken) == {"image", "error"} and "jpeg" in broken["error"].lower()
     assert empty["cards"] == [] and empty["points"] == 0
     assert "broken.jpg" in result.stderr
+
+
+def test_corners_are_in_the_files_own_pixels_also_for_a_photo_decoded_at_half_size(tmp_path: Path) -> None:
+    # Phones save 48 to 200 megapixel photos; above 16 MP a JPEG is decoded at half size or
+    # less, and the corners must still be the photo's own pixels (CONTRACTS section 4).
+    photo = table(500, 700)
+    paste(photo, draw_card("K", "hearts", 1.3), (200, 250), 10)
+    paste(photo, draw_card("5", "spades", 1.3), (480, 250), -15)
+    cv2.imwrite(str(tmp_path / "small.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    big = cv2.resize(photo, None, fx=7, fy=7, interpolation=cv2.INTER_LINEAR)  # 4900 x 3500: 17 MP
+    cv2.imwrite(str(tmp_path / "big.jpg"), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    result = scan("--game", "standard", str(tmp_path / "small.jpg"), str(tmp_path / "big.jpg"))
+    assert result.returncode == 0, result.stderr
+    small_line, big_line = (json.loads(line) for line in result.stdout.splitlines())
+
+    def centres(line: dict[str, Any]) -> dict[str, np.ndarray]:
+        return {card["card"]: np.mean(card["corners"], axis=0) for card in line["cards"]}
+
+    small_centres, big_centres = centres(small_line), centres(big_line)
+    assert sorted(small_centres) == sorted(big_centres) == ["5s", "Kh"]
+    for card, centre in small_centres.items():
+        # The cards' centres (pasted at x 200 and 480) seven times as far out, within 1%.
+        assert np.linalg.norm(big_centres[card] - 7 * centre) < 0.01 * 7 * 700, (card, big_centres[card])
+    assert abs(small_centres["Kh"][0] - 200) < 15 and abs(small_centres["5s"][0] - 480) < 15
 
 
 def test_a_tichu_scan_names_the_combination(tmp_path: Path) -> None:

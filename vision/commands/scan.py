@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.io import ImageError, read_image
+    from vision.io import ImageError, read_photo
     from vision.memory import reuse_freed_memory
     from vision.profile import DeckProfile, ProfileError, builtin_profile
     from vision.scan import scan_image
@@ -39,8 +39,9 @@ def run(args: argparse.Namespace) -> int:
     for name in args.images:
         started = time.perf_counter()
         try:
-            image = read_image(name)
-            result = scan_image(image, args.game, profile)
+            photo = read_photo(name)
+            # Corners in the file's own pixels, also for a large photo decoded at a reduced size.
+            result = scan_image(photo.image, args.game, profile).scaled(photo.scale)
             result.ms = (time.perf_counter() - started) * 1000.0
             line = result.to_json(name)
         except ImageError as error:
