@@ -280,20 +280,33 @@ def paper_regions(
     excess = _paper_excess(hsv)
     paper = _below(excess, 0)
     height, width = paper.shape
-    _, contours = _paper_outlines(paper, thin_margins)
+    cleaned, contours = _paper_outlines(paper, thin_margins)
     min_area = min_area_fraction * height * width
     labels = np.zeros((height, width), np.int32)
     quads: list[np.ndarray | None] = []
     areas: list[float] = []
+    tables = False
     for contour in contours:
         area = float(cv2.contourArea(contour))
         if area < min_area:
             continue
         # Paper filling most of the photo is a pale table (or cloth) with the cards on it,
         # not one card: its indices are read one card each, like a pile's.
-        quads.append(card_quad(contour, area) if area <= MAX_CARD_AREA * height * width else None)
+        table = area > MAX_CARD_AREA * height * width
+        tables |= table
+        quads.append(None if table else card_quad(contour, area))
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
+    if tables:
+        # Paper filling most of the photo is a pale cloth: its cards may still stand apart
+        # from it, by dark rims around them or by stock greyer than the cloth.
+        islands = _cards_on_pale_tables(cleaned, min_area)
+        table_labels = [k + 1 for k, area in enumerate(areas) if area > MAX_CARD_AREA * height * width]
+        tinted = _cards_on_tinted_tables(excess, labels, table_labels, min_area, [c for c, _, _ in islands])
+        for contour, area, quad in islands + tinted:
+            quads.append(quad)
+            areas.append(area)
+            cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
     lit = paper
     for contour, area, quad, cream in _cream_cards(excess, labels, quads):
         quads.append(quad)
@@ -304,6 +317,140 @@ def paper_regions(
     shade, deep = shaded_paper(hsv, lit)
     paper = cv2.bitwise_or(paper, shade)
     return Regions(labels=labels, quads=quads, areas=areas, paper=paper, deep=deep if deep.any() else None)
+
+
+def _cards_on_pale_tables(cleaned: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, np.ndarray]]:
+    """The card-shaped paper islands (contour, area, :func:`card_quad` outline) that lie in
+    the holes of paper filling most of the photo: a pale table's cards whose dark rims (or
+    shadows) part them from it.  ``cleaned``: the paper mask of :func:`_paper_outlines`.
+
+    >>> cloth = np.full((300, 400), 255, np.uint8)
+    >>> _ = cv2.rectangle(cloth, (150, 100), (229, 219), 0, 4)  # a card's dark rim
+    >>> [cv2.boundingRect(contour) for contour, _, _ in _cards_on_pale_tables(cloth, 100.0)]
+    [(153, 103, 74, 114)]
+    """
+    height, width = cleaned.shape
+    contours, hierarchy = cv2.findContours(cleaned, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    parents = hierarchy[0][:, 3]
+    tables = {
+        k for k, contour in enumerate(contours)
+        if parents[k] < 0 and cv2.contourArea(contour) > MAX_CARD_AREA * height * width
+    }
+    found = []
+    for k, contour in enumerate(contours):
+        hole = parents[k]
+        if hole < 0 or parents[hole] not in tables:
+            continue
+        area = float(cv2.contourArea(contour))
+        if area < min_area:
+            continue
+        quad = card_quad(contour, area)
+        if quad is not None:
+            found.append((contour, area, quad))
+    return found
+
+
+#: On a pale cloth that passes for paper, cards' stock is paper this much greyer (of
+#: :func:`_paper_excess`) than the cloth's typical paper ...
+TINT_MARGIN = 30
+#: ... and at least this share of a card so found is ink (a checked cloth's pale squares,
+#: card-shaped under perspective, hold none).
+TINTED_INK_SHARE = 0.005
+
+
+def _cards_on_tinted_tables(
+    excess: np.ndarray, labels: np.ndarray, tables: list[int], min_area: float, known: list[np.ndarray]
+) -> list[tuple[np.ndarray, float, np.ndarray]]:
+    """Cards on a tinted pale cloth (contour, area, :func:`card_quad` outline): card-shaped
+    paper within the cloth's region that is :data:`TINT_MARGIN` greyer than the cloth's
+    median paper and holds ink, where no card of ``known`` (contours) lies.  ``excess``:
+    :func:`_paper_excess`; ``labels``: the regions so far, ``tables`` the cloths' labels.
+
+    >>> excess = np.full((300, 400), -10, np.int16)  # a pink cloth: paper, but barely
+    >>> excess[100:220, 150:230] = -70  # a card's grey stock ...
+    >>> excess[110:125, 160:170] = 32767  # ... with an index
+    >>> found = _cards_on_tinted_tables(excess, np.ones((300, 400), np.int32), [1], 100.0, [])
+    >>> [cv2.boundingRect(contour) for contour, _, _ in found]
+    [(150, 100, 80, 120)]
+    >>> excess[110:125, 160:170] = -70  # a pale square of a checked cloth: no ink
+    >>> _cards_on_tinted_tables(excess, np.ones((300, 400), np.int32), [1], 100.0, [])
+    []
+    """
+    height, width = labels.shape
+    found = []
+    taken = np.zeros((height, width), np.uint8)
+    if known:
+        cv2.drawContours(taken, known, -1, 255, cv2.FILLED)
+    for table in tables:
+        region = labels == table
+        # The cloth's typical paper, from every fourth pixel each way (a median of a whole
+        # photo's pixels costs 20 ms).
+        sample = excess[::4, ::4][region[::4, ::4]]
+        sample = sample[sample < 0]
+        if not sample.size:
+            continue
+        level = int(np.median(sample)) - TINT_MARGIN
+        cards = _below(excess, level)
+        cards *= region
+        _, contours = _paper_outlines(cards)
+        for contour in contours:
+            area = float(cv2.contourArea(contour))
+            if area < min_area or area > MAX_CARD_AREA * height * width:
+                continue
+            quad = card_quad(contour, area)
+            if quad is None:
+                continue
+            x, y = (int(v) for v in quad.mean(axis=0))
+            if (0 <= y < height and 0 <= x < width and taken[y, x]) or not _holds_ink(excess, contour):
+                continue
+            if not _alone_on_cloth(excess, contour, level):
+                continue
+            found.append((contour, area, quad))
+    return found
+
+
+#: A card found on a tinted cloth has cloth around it: at most this share of the ring just
+#: outside it (:data:`CLOTH_RING` of its size wide) is card stock (a piece of a fan is beside
+#: its neighbours' stock).
+CLOTH_RING = 0.06
+CLOTH_RING_STOCK = 0.1
+
+
+def _alone_on_cloth(excess: np.ndarray, contour: np.ndarray, level: int) -> bool:
+    """True when little of the ring around ``contour`` is paper as grey as card stock
+    (``excess`` below ``level``): a lone card on the cloth, not a piece of a fan.
+
+    >>> excess = np.full((300, 400), -10, np.int16)  # cloth
+    >>> excess[100:220, 150:230] = -70  # a card
+    >>> card = np.array([[[150, 100]], [[229, 100]], [[229, 219]], [[150, 219]]], np.int32)
+    >>> _alone_on_cloth(excess, card, -40)
+    True
+    >>> excess[100:220, 232:300] = -70  # the next card of a fan, past a thin dark edge
+    >>> _alone_on_cloth(excess, card, -40)
+    False
+    """
+    height, width = excess.shape
+    x, y, w, h = cv2.boundingRect(contour)
+    reach = max(2, round(CLOTH_RING * max(w, h)))
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(width, x + w + reach), min(height, y + h + reach)
+    fill = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(fill, [contour], -1, 255, cv2.FILLED, offset=(-x0, -y0))
+    grown = cv2.dilate(fill, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
+    ring = excess[y0:y1, x0:x1][(grown > 0) & (fill == 0)]
+    return bool(ring.size) and float((ring < level).mean()) <= CLOTH_RING_STOCK
+
+
+def _holds_ink(excess: np.ndarray, contour: np.ndarray) -> bool:
+    """True when at least :data:`TINTED_INK_SHARE` of what ``contour`` outlines is not paper
+    by :func:`_paper_excess` ``excess``: ink."""
+    x, y, w, h = cv2.boundingRect(contour)
+    fill = np.zeros((h, w), np.uint8)
+    cv2.drawContours(fill, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+    inside = excess[y : y + h, x : x + w][fill > 0]
+    return bool(inside.size) and float((inside >= 0).mean()) >= TINTED_INK_SHARE
 
 
 def _paper_outlines(mask: np.ndarray, thin_margins: bool = False) -> tuple[np.ndarray, Sequence[np.ndarray]]:

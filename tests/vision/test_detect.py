@@ -509,3 +509,44 @@ def test_a_glyph_under_a_thin_slanting_line_is_offered_without_it(degrees: float
     cv2.line(ring, (3, round(30 - 42 * slope)), (87, round(30 + 42 * slope)), 255, 1)  # touching it
     [(x, y, w, h)] = _lined_parts_of(ring)
     assert 32 <= x <= 34 and 30 <= y <= 34 and 23 <= w <= 26 and 54 <= y + h <= 56  # the ring
+
+
+def _pale_table(colour: tuple[int, int, int], height: int = 500, width: int = 700) -> np.ndarray:
+    """A pale tablecloth (it passes for paper) with a little noise."""
+    scene = np.empty((height, width, 3), np.float32)
+    scene[:] = colour
+    scene += np.random.default_rng(3).normal(0, 3, scene.shape)
+    return np.clip(scene, 0, 255).astype(np.uint8)
+
+
+def test_cards_on_a_pale_tinted_tablecloth_are_outlined_one_by_one() -> None:
+    # A pale pink cloth passes for paper and fills most of the photo, cards and all; the
+    # cards' stock is greyer than the cloth, so they stand apart from it after all.
+    scene = _pale_table((200, 185, 225))
+    truths = [
+        paste(scene, draw_card("Q", "hearts", 1.3), (220, 250), 15),
+        paste(scene, draw_card("5", "spades", 1.3), (480, 260), -30),
+    ]
+    assert paper_mask(scene)[30, 30] == 255  # the cloth is paper
+    regions = paper_regions(scene)
+    quads = [q for q in regions.quads if q is not None]
+    assert len(quads) == 2
+    for truth in truths:
+        assert min(corner_error(q, truth) for q in quads) <= 3.0
+    found = scan_image(scene, "standard").cards
+    assert sorted(str(c.card) for c in found) == ["5s", "Qh"]
+    for card in found:
+        assert min(corner_error(card.corners, truth) for truth in truths) <= 3.0
+
+
+def test_a_white_cloth_leaves_white_cards_unoutlined_but_dark_rims_part_them() -> None:
+    scene = _pale_table((238, 238, 238))
+    paste(scene, draw_card("Q", "hearts", 1.3), (220, 250), 15)
+    assert [q for q in paper_regions(scene).quads if q is not None] == []  # nothing parts them
+    rimmed = draw_card("5", "spades", 1.3)
+    rim = 5
+    rimmed[:rim], rimmed[-rim:], rimmed[:, :rim], rimmed[:, -rim:] = 30, 30, 30, 30
+    truth = paste(scene, rimmed, (480, 260), -30)
+    quads = [q for q in paper_regions(scene).quads if q is not None]
+    # The paper within the rim, a rim's width inside the card's edge.
+    assert len(quads) == 1 and corner_error(quads[0], truth) <= rim * 1.5 + 3.0
