@@ -79,6 +79,35 @@ def working_image(image: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray,
     return small, long_side / side
 
 
+#: A photo whose brightest paper (the 99.5th percentile of its brightest channel) is darker
+#: than this is underexposed (a dim room, or a phone that metered on a lamp) ...
+EXPOSURE_FLOOR = 140
+#: ... and is brightened so that it lies here, by at most :data:`EXPOSURE_MOST_GAIN`.
+EXPOSURE_TARGET = 230
+EXPOSURE_MOST_GAIN = 5.0
+
+
+def well_exposed(image: np.ndarray) -> np.ndarray:
+    """(H, W, 3) uint8 ``image`` brightened when underexposed (:data:`EXPOSURE_FLOOR`), as a
+    phone's own exposure would; otherwise ``image`` itself.  Card paper is told by its
+    brightness, so a photo whose white cards are grey would show no paper at all.
+
+    >>> dark = np.full((40, 60, 3), 20, np.uint8); dark[10:30, 20:40] = 55  # a grey "card"
+    >>> bright = well_exposed(dark)
+    >>> int(bright[20, 30, 0]), int(bright[0, 0, 0])
+    (230, 84)
+    >>> normal = np.full((40, 60, 3), 200, np.uint8)
+    >>> well_exposed(normal) is normal
+    True
+    """
+    brightest = image[::8, ::8].max(axis=2)
+    level = float(np.percentile(brightest, 99.5))
+    if level >= EXPOSURE_FLOOR:
+        return image
+    gain = min(EXPOSURE_TARGET / max(level, 1.0), EXPOSURE_MOST_GAIN)
+    return cv2.convertScaleAbs(image, alpha=gain)
+
+
 def label_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected components of a (H, W) uint8 mask: (count, labels, stats, centroids) as
     ``cv2.connectedComponentsWithStats``.  The block-based algorithm finds the same

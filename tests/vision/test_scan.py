@@ -459,3 +459,14 @@ def test_a_rank_touching_a_scrap_of_frame_line_is_read_without_the_line() -> Non
         _, data = find_cards(scene, "standard")
         read = [str(reading.card("standard")) for reading in data["readings"]]
         assert read == [f"{rank}{suit[0]}"] * 2, (rank, suit, read)
+
+
+def test_an_underexposed_photo_is_read_as_if_exposed_well() -> None:
+    # A dim room, or a phone that metered on a lamp: white cards come out dark grey, darker
+    # than any paper; brightened first, as the phone's own exposure would, they read.
+    scene = table(500, 700)
+    paste(scene, draw_card("K", "hearts", 1.3), (220, 250), 12)
+    paste(scene, draw_card("5", "spades", 1.3), (480, 260), -25)
+    dark = (scene.astype(np.float32) * 0.25).astype(np.uint8)  # paper at about 60 of 255
+    assert paper_regions(dark).quads == []  # no paper at all as it is
+    assert sorted(str(c.card) for c in scan_image(dark, "standard").cards) == ["5s", "Kh"]
