@@ -108,6 +108,71 @@ def well_exposed(image: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(image, alpha=gain)
 
 
+#: A photo that shows almost no card paper (under this share of it, every fourth pixel each
+#: way) ...
+PAPER_SCARCE = 0.03
+#: ... while its brightest greyish pixels have a colour cast (their weakest channel under
+#: this share of their strongest: a warm lamp the phone left uncorrected) ...
+CAST_FLOOR = 0.85
+#: ... is balanced so that they are grey, no channel gaining more than this, when that
+#: shows at least twice the paper.
+CAST_MOST_GAIN = 1.8
+#: ... and at least this share of paper (what paper a photo shows from this share on tells
+#: the cast).
+PAPER_REVEALED = 0.005
+
+
+def white_balanced(image: np.ndarray) -> np.ndarray:
+    """(H, W, 3) uint8 BGR ``image`` with a colour cast taken out where the cast hides the
+    cards: card paper is told by being grey, and under a tungsten lamp white cards are
+    orange.  Only a photo that shows almost no paper (:data:`PAPER_SCARCE`) is looked at.
+    The cast is the median colour of what paper it shows (from :data:`PAPER_REVEALED` of
+    the photo), else of its brightest greyish pixels (the top 3% by their brightest channel,
+    of which the weakest is at least half of it); where the cast is strong
+    (:data:`CAST_FLOOR`), each channel is scaled so that it comes out grey, and the balanced
+    photo is kept if it shows at least twice the paper.  Otherwise ``image`` itself: a
+    photo whose cards show grey keeps its colours (a pink cloth brighter than its few small
+    cards must not turn them blue).  Every fourth pixel each way is looked at.
+
+    >>> warm = np.full((400, 400, 3), (40, 60, 90), np.uint8)  # a table ...
+    >>> warm[150:250, 150:220] = (120, 190, 240)  # ... and a white card under a tungsten lamp
+    >>> balanced = white_balanced(warm)
+    >>> balanced[200, 200].tolist(), balanced[0, 0].tolist()  # (blue gains at most 1.8)
+    ([216, 240, 240], [72, 76, 90])
+    >>> white = warm.copy(); white[150:250, 150:220] = 235
+    >>> white_balanced(white) is white
+    True
+    """
+    sample = np.ascontiguousarray(image[::4, ::4])
+    paper = _paper_pixels(sample)
+    share = float(np.count_nonzero(paper)) / paper.size
+    if share >= PAPER_SCARCE:
+        return image
+    if share >= PAPER_REVEALED:
+        reference = sample[paper]
+    else:
+        pixels = sample.reshape(-1, 3)
+        brightest = pixels.max(axis=1)
+        top = brightest >= np.percentile(brightest, 97)
+        reference = pixels[top & (2 * pixels.min(axis=1).astype(np.int32) >= brightest)]
+        if len(reference) < 50:
+            return image
+    cast = np.median(reference, axis=0).astype(np.float64)
+    if cast.min() >= CAST_FLOOR * cast.max():
+        return image
+    gains = np.minimum(cast.max() / np.maximum(cast, 1.0), CAST_MOST_GAIN)
+    matrix = np.diag(gains).astype(np.float32)
+    revealed = float(np.count_nonzero(_paper_pixels(cv2.transform(sample, matrix)))) / paper.size
+    if revealed < max(2.0 * share, PAPER_REVEALED):
+        return image
+    return np.asarray(cv2.transform(image, matrix))
+
+
+def _paper_pixels(image: np.ndarray) -> np.ndarray:
+    """(H, W) bool: the paper of (H, W, 3) uint8 BGR ``image`` (:func:`_paper_excess`)."""
+    return np.asarray(_paper_excess(cv2.cvtColor(image, cv2.COLOR_BGR2HSV)) < 0)
+
+
 def label_components(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """8-connected components of a (H, W) uint8 mask: (count, labels, stats, centroids) as
     ``cv2.connectedComponentsWithStats``.  The block-based algorithm finds the same

@@ -34,6 +34,7 @@ from vision.detect import (
     paper_regions,
     side_lengths,
     well_exposed,
+    white_balanced,
     working_image,
 )
 from vision.laid_out import laid_out_cards
@@ -803,7 +804,7 @@ def find_cards(
 ) -> tuple[list[FoundCard], dict[str, Any]]:
     """The card faces in a BGR (H, W, 3) uint8 photo and some working data for callers."""
     small, scale = working_image(image)
-    small = well_exposed(small)
+    small = white_balanced(well_exposed(small))
     regions = paper_regions(small)
     ink = ink_components(small, regions, line_width=erase_width(game))
     pairs = index_pairs(ink)
@@ -1004,7 +1005,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
     the number of cards found instead when it differs from ``len(cards)``."""
     from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector, ink_colour
 
-    small = well_exposed(working_image(image)[0])
+    small = white_balanced(well_exposed(working_image(image)[0]))
     regions = laid_out_cards(small, len(cards))
     if regions is None:
         return sum(quad is not None for quad in paper_regions(small).quads)

@@ -470,3 +470,24 @@ def test_an_underexposed_photo_is_read_as_if_exposed_well() -> None:
     dark = (scene.astype(np.float32) * 0.25).astype(np.uint8)  # paper at about 60 of 255
     assert paper_regions(dark).quads == []  # no paper at all as it is
     assert sorted(str(c.card) for c in scan_image(dark, "standard").cards) == ["5s", "Kh"]
+
+
+def test_cards_under_a_tungsten_lamp_are_read_as_if_under_white_light() -> None:
+    # A warm lamp the phone left uncorrected turns white cards orange, too coloured for
+    # paper; with the cast taken out they read.
+    scene = table(500, 700)
+    paste(scene, draw_card("K", "hearts", 1.3), (220, 250), 12)
+    paste(scene, draw_card("5", "spades", 1.3), (480, 260), -25)
+    warm = np.clip(scene.astype(np.float32) * np.array([0.55, 0.8, 1.0], np.float32), 0, 255).astype(np.uint8)
+    assert [q for q in paper_regions(warm).quads if q is not None] == []  # no card paper as it is
+    assert sorted(str(c.card) for c in scan_image(warm, "standard").cards) == ["5s", "Kh"]
+
+
+def test_a_photo_whose_cards_show_keeps_its_colours() -> None:
+    # A pink cloth brighter than the cards would be "white" by the brightest pixels, turning
+    # the cards blue: a photo that shows its cards' paper is never balanced.
+    from vision.detect import white_balanced
+
+    scene = np.full((500, 700, 3), (205, 215, 250), np.uint8)  # a bright pink cloth
+    paste(scene, draw_card("K", "hearts", 1.3), (220, 250), 12)
+    assert white_balanced(scene) is scene
