@@ -381,24 +381,24 @@ def paper_regions(
     labels = np.zeros((height, width), np.int32)
     quads: list[np.ndarray | None] = []
     areas: list[float] = []
-    tables = False
+    tables: list[int] = []  # their labels
     for contour in contours:
         area = float(cv2.contourArea(contour))
         if area < min_area:
             continue
         # Paper filling most of the photo is a pale table (or cloth) with the cards on it,
-        # not one card: its indices are read one card each, like a pile's.
+        # not one card: its indices are read one card each, like a pile's ...
         table = area > MAX_CARD_AREA * height * width
-        tables |= table
         quads.append(None if table else card_quad(contour, area))
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
+        if table:
+            tables.append(len(quads))
     if tables:
-        # Paper filling most of the photo is a pale cloth: its cards may still stand apart
-        # from it, by dark rims around them or by stock greyer than the cloth.
+        # ... but its cards may still stand apart from it, by dark rims around them or by
+        # stock greyer than the cloth.
         islands = _cards_on_pale_tables(cleaned, min_area)
-        table_labels = [k + 1 for k, area in enumerate(areas) if area > MAX_CARD_AREA * height * width]
-        tinted = _cards_on_tinted_tables(excess, labels, table_labels, min_area, [c for c, _, _ in islands])
+        tinted = _cards_on_tinted_tables(excess, labels, tables, min_area, [c for c, _, _ in islands])
         for contour, area, quad in islands + tinted:
             quads.append(quad)
             areas.append(area)
@@ -527,26 +527,33 @@ def _alone_on_cloth(excess: np.ndarray, contour: np.ndarray, level: int) -> bool
     >>> _alone_on_cloth(excess, card, -40)
     False
     """
-    height, width = excess.shape
-    x, y, w, h = cv2.boundingRect(contour)
+    _, _, w, h = cv2.boundingRect(contour)
     reach = max(2, round(CLOTH_RING * max(w, h)))
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    x1, y1 = min(width, x + w + reach), min(height, y + h + reach)
-    fill = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.drawContours(fill, [contour], -1, 255, cv2.FILLED, offset=(-x0, -y0))
+    window, fill = _filled(contour, excess.shape, reach)
     grown = cv2.dilate(fill, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1)))
-    ring = excess[y0:y1, x0:x1][(grown > 0) & (fill == 0)]
+    ring = excess[window][(grown > 0) & (fill == 0)]
     return bool(ring.size) and float((ring < level).mean()) <= CLOTH_RING_STOCK
 
 
 def _holds_ink(excess: np.ndarray, contour: np.ndarray) -> bool:
     """True when at least :data:`TINTED_INK_SHARE` of what ``contour`` outlines is not paper
     by :func:`_paper_excess` ``excess``: ink."""
-    x, y, w, h = cv2.boundingRect(contour)
-    fill = np.zeros((h, w), np.uint8)
-    cv2.drawContours(fill, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
-    inside = excess[y : y + h, x : x + w][fill > 0]
+    window, fill = _filled(contour, excess.shape, 0)
+    inside = excess[window][fill > 0]
     return bool(inside.size) and float((inside >= 0).mean()) >= TINTED_INK_SHARE
+
+
+def _filled(
+    contour: np.ndarray, shape: tuple[int, ...], margin: int
+) -> tuple[tuple[slice, slice], np.ndarray]:
+    """The window of an (H, W) image around ``contour`` (its box, ``margin`` more each way,
+    within the image) and the (h, w) uint8 mask (255) of the contour filled in it."""
+    x, y, w, h = cv2.boundingRect(contour)
+    x0, y0 = max(0, x - margin), max(0, y - margin)
+    x1, y1 = min(shape[1], x + w + margin), min(shape[0], y + h + margin)
+    fill = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(fill, [contour], -1, 255, cv2.FILLED, offset=(-x0, -y0))
+    return (slice(y0, y1), slice(x0, x1)), fill
 
 
 def _paper_outlines(mask: np.ndarray, thin_margins: bool = False) -> tuple[np.ndarray, Sequence[np.ndarray]]:
