@@ -822,8 +822,11 @@ def find_cards(
     readings += read_pairs(ink, pairs, game, profile, small)
     readings = _without_specks(readings)
     if game == "tichu":
-        marks = read_marks(ink, readings, profile, small)
-        readings += [_facing_paper(mark, regions.paper, small, ink) for mark in marks]
+        marks = [
+            _facing_paper(mark, regions.paper, small, ink)
+            for mark in read_marks(ink, readings, profile, small)
+        ]
+        readings += [mark for mark in marks if not _amid_a_read_card(mark, readings, game)]
     readings += read_fan_gaps(ink, readings, game)
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
@@ -842,6 +845,109 @@ def find_cards(
 SPECK_SIZE = 0.55
 #: ... judged only when at least this many ranks are read surely.
 SPECK_REFERENCES = 3
+
+
+#: A special's mark lying this many glyph sizes inside the card between two opposite, surely
+#: read indices of one card, where the special's own card, as it lies, would hide one of
+#: those indices, or in that card's middle (this share of its
+#: width and height each way from its centre), is that card's own art: a Star card's central
+#: star, a blob of art the shape of a deck's Dragon mark.  (A special lying across a card
+#: whose two indices show may have its mark on that card: its card then hides neither.)
+AMID_MARGIN = 0.5
+AMID_MIDDLE = 0.25
+
+
+def _amid_a_read_card(mark: IndexReading, readings: list[IndexReading], game: str) -> bool:
+    """True when ``mark`` lies within a card whose two opposite indices are both read surely
+    (:func:`_spans_a_card`), :data:`AMID_MARGIN` glyph sizes inside its outline, in its middle
+    or where the special's card (lying along ``mark``'s down) would hide one of those indices.
+
+    >>> from vision.detect import IndexPair
+    >>> def seven(x: float, y: float, down: tuple[float, float]) -> IndexReading:
+    ...     return IndexReading(IndexPair((0,), 1, down), "7", "star", 0.99, (x, y), 10.0)
+    >>> card = [seven(100.0, 100.0, (0.0, 1.0)), seven(141.0, 159.0, (0.0, -1.0))]
+    >>> def dragon(x: float, y: float, down: tuple[float, float] = (0.0, 1.0)) -> MarkReading:
+    ...     return MarkReading(IndexPair((2,), 2, down), "Dragon", "", 0.9, (x, y), 10.0)
+    >>> _amid_a_read_card(dragon(120.0, 130.0), card, "tichu")  # its middle
+    True
+    >>> _amid_a_read_card(dragon(153.0, 130.0), card, "tichu")  # beyond its right edge
+    False
+    >>> _amid_a_read_card(dragon(120.0, 130.0), card[:1], "tichu")  # one index: not known whole
+    False
+    >>> _amid_a_read_card(dragon(106.0, 110.0), card, "tichu")  # off the middle, its card over 7's index
+    True
+    >>> _amid_a_read_card(dragon(106.0, 110.0, (1.0, 0.0)), card, "tichu")  # lying across: hides neither
+    False
+    """
+    if isinstance(mark, MarkReading) and mark.twins:
+        return False  # its other corner's mark shows too: a special card's two corners
+    center = np.asarray(mark.center, np.float64)
+    sure = [r for r in readings if _has_sides(r) and _is_sure(r)]
+    for reading in sure:
+        for other in sure:
+            if not _opposite_corners(reading, other, game):
+                continue
+            frame = _frame(reading.pair.down)
+            size = (reading.size + other.size) / 2.0
+            left, top = frame @ np.asarray(reading.center) - np.asarray(INDEX_OFFSET) * size
+            right, bottom = frame @ np.asarray(other.center) + np.asarray(INDEX_OFFSET) * size
+            x, y = frame @ center
+            margin = AMID_MARGIN * size
+            if not (left + margin <= x <= right - margin and top + margin <= y <= bottom - margin):
+                continue
+            middle = (abs(x - (left + right) / 2) <= AMID_MIDDLE * (right - left)) and (
+                abs(y - (top + bottom) / 2) <= AMID_MIDDLE * (bottom - top)
+            )
+            # (The special is as large as that card: a mark's glyph size often is not.)
+            as_large = replace(mark, size=(bottom - top) / CARD_HEIGHT_PER_GLYPH)
+            if middle or _hides(as_large, (reading, other)):
+                return True
+    return False
+
+
+#: In a game whose cards are all different (Tichu), two indices of one card facing opposite
+#: ways are its two corners up to this many of its predicted diagonals apart (its glyph size
+#: may be half a deck's card size in glyphs).
+UNIQUE_TWIN_REACH = 2.0
+UNIQUE_CARD_GAMES = ("tichu",)
+
+
+def _opposite_corners(reading: IndexReading, other: IndexReading, game: str) -> bool:
+    """:func:`_spans_a_card`, the two further apart in a game of unique cards.
+
+    >>> from vision.detect import IndexPair
+    >>> def seven(x: float, y: float, down: tuple[float, float]) -> IndexReading:
+    ...     return IndexReading(IndexPair((0,), 1, down), "7", "star", 0.9, (x, y), 10.0)
+    >>> far = seven(180.0, 250.0, (0.0, -1.0))  # 1.4 predicted diagonals away
+    >>> _opposite_corners(seven(100.0, 100.0, (0.0, 1.0)), far, "tichu")
+    True
+    >>> _spans_a_card(seven(100.0, 100.0, (0.0, 1.0)), far, "tichu")
+    False
+    """
+    if game not in UNIQUE_CARD_GAMES:
+        return _spans_a_card(reading, other, game)
+    if other is reading or other.card(game) != reading.card(game):
+        return False
+    offset = _index_offset(reading.pair.down, reading.center, other.pair.down, other.center, turned=True)
+    if offset is None:
+        return False
+    diagonal = float(np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH)) * max(reading.size, 1.0)
+    return _down_right(*offset, UNIQUE_TWIN_REACH * diagonal)
+
+
+def _hides(mark: IndexReading, indices: tuple[IndexReading, ...]) -> bool:
+    """True when the card ``mark`` places (:func:`predicted_card`) covers one of ``indices``,
+    :data:`AMID_MARGIN` of its glyph sizes inside its outline."""
+    corners = predicted_card(mark).astype(np.float64)
+    frame = _frame(mark.pair.down)
+    left, top = (frame @ corners[0]).tolist()
+    right, bottom = (frame @ corners[2]).tolist()
+    margin = AMID_MARGIN * mark.size
+    for index in indices:
+        x, y = frame @ np.asarray(index.center, np.float64)
+        if left + margin <= x <= right - margin and top + margin <= y <= bottom - margin:
+            return True
+    return False
 
 
 def _without_specks(readings: list[IndexReading]) -> list[IndexReading]:

@@ -10,8 +10,9 @@ import pytest
 
 from companion.cards import Card, Deck
 from tests.vision.conftest import CARD_H, CARD_W, draw_card, drawn_ink, paste, table
-from vision.detect import paper_regions
-from vision.scan import _Candidate, _drop_repeats, find_cards, scan_image
+from vision.detect import IndexPair, paper_regions
+from vision.read import IndexReading, MarkReading
+from vision.scan import _amid_a_read_card, _Candidate, _drop_repeats, find_cards, scan_image
 from vision.synth.card import render_card_face
 from vision.synth.style import DeckStyle
 
@@ -32,7 +33,7 @@ def test_a_fan_squared_off_into_a_card_shaped_region_gives_every_card() -> None:
 def test_an_index_no_reader_read_is_looked_for_where_its_fan_says_it_lies() -> None:
     # A fan read but for one card (as when its rank runs into the next card's rim past every
     # reader): its neighbours say where its index lies, and the index networks read it there.
-    from vision.read import IndexReading, read_fan_gaps
+    from vision.read import read_fan_gaps
 
     scene = table(500, 900)
     cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds")]
@@ -491,3 +492,41 @@ def test_a_photo_whose_cards_show_keeps_its_colours() -> None:
     scene = np.full((500, 700, 3), (205, 215, 250), np.uint8)  # a bright pink cloth
     paste(scene, draw_card("K", "hearts", 1.3), (220, 250), 12)
     assert white_balanced(scene) is scene
+
+
+def _index(rank: str, suit: str, center: tuple[float, float], down: tuple[float, float]) -> IndexReading:
+    """A sure reading of a rank and suit, of glyph size 10."""
+    return IndexReading(IndexPair((0,), 1, down), rank, suit, 0.99, center, 10.0)
+
+
+def _mark(
+    center: tuple[float, float], down: tuple[float, float], twins: tuple[tuple[float, float], ...] = ()
+) -> MarkReading:
+    """A Dragon read by its corner mark, of glyph size 10, its card lying along ``down``."""
+    return MarkReading(IndexPair((2,), 2, down), "Dragon", "", 0.9, center, 10.0, (down,), twins)
+
+
+def test_a_mark_in_a_wholly_shown_card_is_that_cards_art_unless_a_special_could_lie_there() -> None:
+    # The Ace of Stars, both its indices read (its card 60 by 84 pixels, corner to corner).
+    ace = [_index("A", "star", (106.0, 108.0), (0.0, 1.0)), _index("A", "star", (154.0, 176.0), (0.0, -1.0))]
+    # Its big central star looks like this deck's star-shaped Dragon mark.
+    assert _amid_a_read_card(_mark((130.0, 142.0), (0.0, 1.0)), ace, "tichu")
+    # A blob of its art beside its index, where a Dragon lying on it would hide its other index.
+    assert _amid_a_read_card(_mark((128.0, 112.0), (0.0, 1.0)), ace, "tichu")
+    # A Dragon lying across it, its mark off the middle: its card hides neither index.
+    assert not _amid_a_read_card(_mark((128.0, 112.0), (1.0, 0.0)), ace, "tichu")
+    # Its mark in the Ace's middle, but its other corner's mark in view too: a Dragon.
+    assert not _amid_a_read_card(_mark((130.0, 142.0), (1.0, 0.0), twins=((40.0, 200.0),)), ace, "tichu")
+    # Beside the card (a fan's next card), or with only one of its indices read: unknown.
+    assert not _amid_a_read_card(_mark((175.0, 112.0), (0.0, 1.0)), ace, "tichu")
+    assert not _amid_a_read_card(_mark((130.0, 142.0), (0.0, 1.0)), ace[:1], "tichu")
+    # A deck printing cards larger than its indices suggest: the two indices lie 1.5 predicted
+    # diagonals apart, still one card in Tichu (every card is unique) ...
+    large = [
+        _index("2", "star", (100.0, 100.0), (0.0, 1.0)),
+        _index("2", "star", (185.0, 222.0), (0.0, -1.0)),
+    ]
+    assert _amid_a_read_card(_mark((142.0, 161.0), (0.0, 1.0)), large, "tichu")
+    # ... but two cards in a game of several decks (two 2s of hearts, far apart).
+    twos = [_index("2", "hearts", c.center, c.pair.down) for c in large]
+    assert not _amid_a_read_card(_mark((142.0, 161.0), (0.0, 1.0)), twos, "standard")
