@@ -1183,10 +1183,15 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
                     if found == 2:
                         break
         elif card.special in MARKED_SPECIALS:
-            for component in _corner_marks(ink, region, quad):
-                vectors.append(glyph_vector(ink, (component,), _mark_down(ink, component, quad)))
-                labels.append(str(card))
-                colours.append(ink_colour(small, ink, component))
+            marks = _corner_marks(ink, region, quad)
+            marked = [
+                glyph_vector(ink, (component,), _mark_down(ink, component, quad)) for component in marks
+            ]
+            for component, mark, kept in zip(marks, marked, _alike_marks(marked), strict=True):
+                if kept:
+                    vectors.append(mark)
+                    labels.append(str(card))
+                    colours.append(ink_colour(small, ink, component))
         results.append(LearntCard(vectors, labels, card, template, colours))
     return results
 
@@ -1200,6 +1205,36 @@ MARK_SIZE = (0.05, 0.2)
 MARK_REACH = 0.18
 #: ... and its box is at most this many times longer than wide.
 MARK_ELONGATION = 3.0
+
+
+#: Of three or more corner marks of one special, one this many times further from its
+#: nearest fellow than the others typically are from theirs (or than
+#: :data:`MARK_TWIN_DISTANCE`) is no mark (a frame's corner broken off beside it): a card
+#: prints one mark in its corners.
+MARK_OUTLIER = 3.0
+#: The feature distance between two prints of one glyph in a photo is about this or more
+#: (the median between a card's two ranks on the calibrated decks' photos: 0.9 to 1.9).
+MARK_TWIN_DISTANCE = 1.0
+
+
+def _alike_marks(vectors: list[np.ndarray]) -> list[bool]:
+    """Which of one special card's corner marks (their (F,) feature vectors) to learn: all,
+    but where three or more agree, not the odd one out (:data:`MARK_OUTLIER`).
+
+    >>> star, frame = np.zeros(4), np.array([10.0, 0.0, 0.0, 0.0])
+    >>> _alike_marks([frame, star, star + 1.0])
+    [False, True, True]
+    >>> _alike_marks([frame, star])  # two: nothing tells which is the mark
+    [True, True]
+    """
+    if len(vectors) < 3:
+        return [True] * len(vectors)
+    stacked = np.stack(vectors)
+    distance = np.linalg.norm(stacked[:, None, :] - stacked[None, :, :], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    nearest = distance.min(axis=1)
+    typical = max(float(np.median(nearest)), MARK_TWIN_DISTANCE)
+    return [bool(value <= MARK_OUTLIER * typical) for value in nearest]
 
 
 def _corner_marks(ink: Ink, region: int, quad: np.ndarray) -> list[int]:

@@ -402,6 +402,27 @@ def test_a_thin_line_near_a_special_cards_corner_is_not_taken_for_its_mark() -> 
     assert [ink.centers[m].round().tolist() for m in marks] == [[104.0, 236.0]]
 
 
+def test_a_frame_corner_broken_off_beside_a_special_cards_marks_is_not_learnt_as_one() -> None:
+    # A Phoenix with its star mark in three corners; in the fourth the frame's corner broke
+    # off as a piece of its own, mark-sized and no longer than wide.  Learnt as a mark, every
+    # frame corner would read as the Phoenix: unlike the marks, which agree, it is left out.
+    from vision.scan import learn_photo
+
+    photo = table(300, 300, seed=1)
+    cv2.rectangle(photo, (90, 50), (199, 249), (235, 235, 235), -1)  # a lone card
+    angles = np.radians(np.arange(10) * 36.0)
+    radii = np.where(np.arange(10) % 2 == 0, 8.0, 3.5)
+    star = np.stack([np.sin(angles) * radii, -np.cos(angles) * radii], axis=1)
+    for x, y, turn in ((104, 64, 1), (185, 235, -1), (104, 235, -1)):  # the bottom ones half turned
+        cv2.fillPoly(photo, [np.round(turn * star + (x, y)).astype(np.int32)], (40, 40, 200))
+    cv2.polylines(photo, [np.array([[174, 62], [188, 62], [188, 76]], np.int32)], False, (40, 40, 200), 2)
+    learnt = learn_photo(photo, [Card.parse("Phoenix")], "tichu")
+    assert not isinstance(learnt, int)
+    (phoenix,) = learnt
+    assert phoenix.labels == ["Phoenix"] * 3
+    assert phoenix.colours == ["red"] * 3
+
+
 @pytest.fixture(scope="module")
 def development_deck() -> tuple[DeckStyle, DeckProfile]:
     """A deck of a development family and the profile its four calibration photos teach."""
