@@ -73,7 +73,8 @@ def word_patches(
         if scale < 0.7:
             sigma = round(0.5 / scale, 2)  # (rounded: words of about one size share a blur)
             if sigma not in blurred:
-                blurred[sigma] = np.zeros_like(darkness)
+                # (np.zeros, not zeros_like: the system hands over zeroed pages as they are touched)
+                blurred[sigma] = np.zeros(darkness.shape, np.float32)
             source = blurred[sigma]
             _blur_around(darkness, source, (float(cx), float(cy)), reach / scale + 2.0, sigma)
         patches[i] = cv2.warpAffine(
