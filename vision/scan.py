@@ -749,10 +749,10 @@ def _opposite(kept: _Candidate, reading: IndexReading) -> bool:
     return bool(np.hypot(x, y) < TWIN_REACH * np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH) * size)
 
 
-def _spans_a_card(reading: IndexReading, other: IndexReading, game: str) -> bool:
+def _spans_a_card(reading: IndexReading, other: IndexReading, game: str, reach: float = TWIN_REACH) -> bool:
     """True when ``other`` names ``reading``'s card and sits where that card's opposite,
     half-turned index lies if ``reading`` is its top-left one: down and to the right, about
-    a card's diagonal away.
+    a card's diagonal away (less than ``reach`` times the diagonal its glyph size predicts).
 
     >>> from vision.detect import IndexPair
     >>> def seven(x: float, y: float, down: tuple[float, float]) -> IndexReading:
@@ -771,7 +771,7 @@ def _spans_a_card(reading: IndexReading, other: IndexReading, game: str) -> bool
     if offset is None:
         return False
     diagonal = float(np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH)) * max(reading.size, 1.0)
-    return _down_right(*offset, TWIN_REACH * diagonal)
+    return _down_right(*offset, reach * diagonal)
 
 
 def _down_right(x: float, y: float, reach: float) -> bool:
@@ -924,15 +924,7 @@ def _opposite_corners(reading: IndexReading, other: IndexReading, game: str) -> 
     >>> _spans_a_card(seven(100.0, 100.0, (0.0, 1.0)), far, "tichu")
     False
     """
-    if game not in UNIQUE_CARD_GAMES:
-        return _spans_a_card(reading, other, game)
-    if other is reading or other.card(game) != reading.card(game):
-        return False
-    offset = _index_offset(reading.pair.down, reading.center, other.pair.down, other.center, turned=True)
-    if offset is None:
-        return False
-    diagonal = float(np.hypot(CARD_WIDTH_PER_GLYPH, CARD_HEIGHT_PER_GLYPH)) * max(reading.size, 1.0)
-    return _down_right(*offset, UNIQUE_TWIN_REACH * diagonal)
+    return _spans_a_card(reading, other, game, UNIQUE_TWIN_REACH if game in UNIQUE_CARD_GAMES else TWIN_REACH)
 
 
 def _hides(mark: IndexReading, indices: tuple[IndexReading, ...]) -> bool:
