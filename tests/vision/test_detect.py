@@ -323,6 +323,28 @@ def test_a_rank_blurred_into_its_suit_is_read_from_its_two_parts(smudge: int) ->
     assert [(r.rank, r.suit) for r in readings if top_left(*r.center)] == [("7", "hearts")]
 
 
+@pytest.mark.parametrize("smudge", [160, 142])
+def test_a_ten_blurred_into_one_blot_with_its_suit_is_read_from_its_three_parts(smudge: int) -> None:
+    # Grey smudges join the "1" to the "0" and the "0" to the suit below: the whole index is
+    # one component, which a darker level cuts into three parts, "1", "0" and the suit.
+    face = draw_card("10", "hearts", 2.0)
+    cv2.line(face, (21, 36), (37, 36), (smudge, smudge, smudge), 3)
+    cv2.line(face, (38, 47), (38, 64), (smudge, smudge, smudge), 3)
+    scene = table(800, 800)
+    paste(scene, face, (400, 400), 0.0)  # the card spans x 300-500, y 260-540
+    ink = ink_components(scene, paper_regions(scene))
+    assert ink.parent is not None
+
+    def top_left(x: float, y: float) -> bool:
+        return x < 360 and y < 380
+
+    fused = [k for k, c in enumerate(ink.centers) if top_left(*c) and ink.parent[k] < 0]
+    assert len(fused) == 1  # the trap is set: "1", "0" and suit are one component
+    assert int((ink.parent == fused[0]).sum()) == 3
+    readings = read_pairs(ink, index_pairs(ink), "standard")
+    assert [(r.rank, r.suit) for r in readings if top_left(*r.center)] == [("10", "hearts")]
+
+
 def test_an_index_in_a_shadow_is_still_ink_on_paper() -> None:
     # A light blue cloth pulls the brightness threshold up between cloth and paper, so the
     # shaded half of the card falls below it; its index must still be found.
