@@ -849,10 +849,10 @@ SPECK_REFERENCES = 3
 
 #: A special's mark lying this many glyph sizes inside the card between two opposite, surely
 #: read indices of one card, where the special's own card, as it lies, would hide one of
-#: those indices, or in that card's middle (this share of its
-#: width and height each way from its centre), is that card's own art: a Star card's central
-#: star, a blob of art the shape of a deck's Dragon mark.  (A special lying across a card
-#: whose two indices show may have its mark on that card: its card then hides neither.)
+#: those indices, or in that card's middle (this share of its width and height each way
+#: from its centre), is that card's own art: a Star card's central star, a blob of art the
+#: shape of a deck's Dragon mark.  (A special lying across a card whose two indices show may
+#: have its mark on that card: its card then hides neither.)
 AMID_MARGIN = 0.5
 AMID_MIDDLE = 0.25
 
