@@ -670,6 +670,8 @@ def _copies_side_by_side(
     True
     >>> _copies_side_by_side(kept_at(100.0), (0.0, 1.0), (103.0, 100.0))  # the same index
     False
+    >>> _copies_side_by_side(kept_at(100.0), (0.0, 1.0), (101.0, 125.0))  # the same, a letter down
+    False
     >>> _copies_side_by_side(kept_at(100.0), (0.0, -1.0), (140.0, 104.0))  # facing away
     False
     """
@@ -717,9 +719,9 @@ def _indices_side_by_side(
     if offset is None:
         return False
     across, along = offset
-    distance = float(np.hypot(across, along))
-    apart = PAIR_SPACING[0] * size <= distance
-    return apart and abs(across) <= PAIR_SPACING[1] * size and abs(along) <= 2 * size
+    # (Across, not merely apart: a JOKER read from its letters and again as a word is one
+    # index, its two readings' centres a letter apart along its down.)
+    return PAIR_SPACING[0] * size <= abs(across) <= PAIR_SPACING[1] * size and abs(along) <= 2 * size
 
 
 def _has_copies(readings: list[IndexReading]) -> bool:
