@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, TypeVar
 
@@ -894,8 +895,7 @@ def _amid_a_read_card(mark: IndexReading, readings: list[IndexReading], game: st
             left, top = frame @ np.asarray(reading.center) - np.asarray(INDEX_OFFSET) * size
             right, bottom = frame @ np.asarray(other.center) + np.asarray(INDEX_OFFSET) * size
             x, y = frame @ center
-            margin = AMID_MARGIN * size
-            if not (left + margin <= x <= right - margin and top + margin <= y <= bottom - margin):
+            if not _within((x, y), (left, top, right, bottom), AMID_MARGIN * size):
                 continue
             middle = (abs(x - (left + right) / 2) <= AMID_MIDDLE * (right - left)) and (
                 abs(y - (top + bottom) / 2) <= AMID_MIDDLE * (bottom - top)
@@ -936,12 +936,21 @@ def _hides(mark: IndexReading, indices: tuple[IndexReading, ...]) -> bool:
     frame = _frame(mark.pair.down)
     left, top = (frame @ corners[0]).tolist()
     right, bottom = (frame @ corners[2]).tolist()
-    margin = AMID_MARGIN * mark.size
-    for index in indices:
-        x, y = frame @ np.asarray(index.center, np.float64)
-        if left + margin <= x <= right - margin and top + margin <= y <= bottom - margin:
-            return True
-    return False
+    box, margin = (left, top, right, bottom), AMID_MARGIN * mark.size
+    return any(_within(frame @ np.asarray(index.center, np.float64), box, margin) for index in indices)
+
+
+def _within(
+    point: Sequence[float] | np.ndarray, box: tuple[float, float, float, float], margin: float
+) -> bool:
+    """True when (x, y) ``point`` lies ``margin`` or more inside the (left, top, right, bottom)
+    ``box`` (both in one upright frame).
+
+    >>> _within((5.0, 5.0), (0.0, 0.0, 10.0, 10.0), 2.0), _within((1.0, 5.0), (0.0, 0.0, 10.0, 10.0), 2.0)
+    (True, False)
+    """
+    left, top, right, bottom = box
+    return bool(left + margin <= point[0] <= right - margin and top + margin <= point[1] <= bottom - margin)
 
 
 def _without_specks(readings: list[IndexReading]) -> list[IndexReading]:
