@@ -44,6 +44,7 @@ from vision.read import (
     JOKER,
     IndexReading,
     MarkReading,
+    fan_gap_frames,
     quarter_turn,
     read_fan_gaps,
     read_joker_words,
@@ -825,9 +826,11 @@ def find_cards(
     readings += read_pairs(ink, pairs, game, profile, small)
     readings = _without_specks(readings)
     if game == "tichu":
+        # A mark where a fan's unread index must lie may read a little less surely.
+        frames = fan_gap_frames(ink, readings) if profile is not None else None
         marks = [
             _facing_paper(mark, regions.paper, small, ink)
-            for mark in read_marks(ink, readings, profile, small)
+            for mark in read_marks(ink, readings, profile, small, frames)
         ]
         readings += [mark for mark in marks if not _amid_a_read_card(mark, readings, game)]
     readings += read_fan_gaps(ink, readings, game)

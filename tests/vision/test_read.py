@@ -293,6 +293,32 @@ def test_a_two_letter_mark_learnt_as_one_glyph_is_read_where_its_letters_stand_a
     assert read_marks(ink, [reading], profile) == []
 
 
+def test_a_mark_where_a_fans_unread_index_must_lie_may_read_less_surely() -> None:
+    # The Dog's mark lies nearer its exemplar than any rank's, but not by MARK_MARGIN: alone
+    # it is no Dog; at a fan's gap, where an unread card's index must lie, it is.
+    from vision.profile import DeckProfile
+    from vision.read import MARK_FRAME_MARGIN, MARK_MARGIN, glyph_vectors, read_marks
+
+    _, ink, reading, (mark,) = _seven_and_letters(200, [("F", (200, 110))])
+    shape = glyph_vectors(ink, [((mark,), (0.0, 1.0))])[0]
+    to_dog, to_seven = np.zeros_like(shape), np.zeros_like(shape)
+    to_dog[0], to_seven[1] = 1.0, 1.18
+    assert MARK_FRAME_MARGIN < 1.18 < MARK_MARGIN
+    exemplars = np.stack([shape + to_dog, shape + to_seven]).astype(np.float32)
+    profile = DeckProfile("tichu", exemplars=exemplars, labels=("Dog", "7"), spread=0.5)
+    assert read_marks(ink, [reading], profile) == []
+    x, y = (float(v) for v in ink.centers[mark])
+    at_mark = (
+        np.array([[x, y]], np.float32),
+        np.array([[0.0, 1.0]], np.float32),
+        np.array([20.0], np.float32),
+    )
+    marks = read_marks(ink, [reading], profile, frames=at_mark)
+    assert [m.rank for m in marks] == ["Dog"] and marks[0].pair.rank == (mark,)
+    elsewhere = (at_mark[0] + 60.0, at_mark[1], at_mark[2])
+    assert read_marks(ink, [reading], profile, frames=elsewhere) == []
+
+
 def test_a_special_cards_second_corner_mark_is_kept_as_its_twin() -> None:
     # Both of the Dog's corner marks in view: one Dog, the other mark telling where it lies.
     from vision.profile import DeckProfile
