@@ -142,6 +142,20 @@ def test_opposite_indices_with_the_suit_beside_the_rank_are_one_card() -> None:
 
 
 @pytest.mark.parametrize("whole", [False, True])
+def test_an_opposite_index_read_whole_with_another_suit_is_its_cards_suit_misread(whole: bool) -> None:
+    # A five of hearts read surely at its top-left index; its bottom-right index, read as the
+    # five of diamonds by the index networks alone, is the same card with its suit misread
+    # (read glyph by glyph, it is taken at its word: a card of its own).
+    nothing = Regions(np.zeros((400, 400), np.int32), [], [], np.zeros((400, 400), np.uint8))
+    hearts = IndexReading(IndexPair((0,), 1, (0.0, 1.0)), "5", "hearts", 0.99, (100.0, 100.0), 10.0)
+    diamonds = IndexReading(
+        IndexPair((2,), 3, (0.0, -1.0)), "5", "diamonds", 0.95, (141.0, 159.0), 10.0, whole=whole
+    )
+    found = assemble([hearts, diamonds], nothing, "standard", np.zeros((400, 400, 3), np.uint8), None)
+    assert sorted(str(c.card) for c in found) == (["5h"] if whole else ["5d", "5h"])
+
+
+@pytest.mark.parametrize("whole", [False, True])
 def test_a_card_outline_is_split_into_a_fan_only_by_glyph_readings_surely_read(whole: bool) -> None:
     # A lone card's outline with a sure King at its top-left index and a sure Queen at its
     # bottom-right one: two cards surely read in one outline are a fan squared off.  Where
