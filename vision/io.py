@@ -3,7 +3,9 @@
 Every failure becomes an :class:`ImageError` with a message a user understands:
 an empty file, bytes that are no image, a truncated JPEG, an image too large to
 decode.  Large JPEGs are decoded at a reduced scale by libjpeg itself (1/2, 1/4 or
-1/8), so a 100-megapixel photo never needs 300 MB of pixels.
+1/8), so a 100-megapixel photo never needs 300 MB of pixels.  HEIC photos (an
+iPhone's own format) are decoded by libheif through pillow-heif, which OpenCV cannot
+read.
 
 >>> decode_image(b"")
 Traceback (most recent call last):
@@ -17,6 +19,7 @@ vision.io.ImageError: not an image (unknown file format)
 
 from __future__ import annotations
 
+import io
 import struct
 from pathlib import Path
 from typing import NamedTuple
@@ -34,6 +37,11 @@ MAX_FULL_DECODE_PIXELS = 40_000_000
 MAX_DECLARED_PIXELS = 1_000_000_000
 #: Files larger than this are refused before reading.
 MAX_FILE_BYTES = 200 * 1024 * 1024
+#: HEIC photos have no reduced-scale decoding: larger ones are refused (a phone's 48 MP
+#: "HEIF Max" photo fits).
+MAX_HEIF_PIXELS = 50_000_000
+#: The file-type brands of HEIF still images, as phones save them (``ftyp`` box, bytes 8-12).
+HEIF_BRANDS = (b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1")
 
 
 class ImageError(TrickmateError):
@@ -76,10 +84,13 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
 
 
 def image_format(data: bytes) -> str | None:
-    """The file format from the first bytes: "jpeg", "png", "bmp", "gif", "webp", "tiff" or None.
+    """The file format from the first bytes: "jpeg", "png", "bmp", "gif", "webp", "tiff",
+    "heif" or None.
 
     >>> image_format(b"\\xff\\xd8\\xff\\xe0rest"), image_format(b"\\x89PNG\\r\\n\\x1a\\nrest")
     ('jpeg', 'png')
+    >>> image_format(b"\\x00\\x00\\x00\\x18ftypheic\\x00\\x00\\x00\\x00mif1")  # an iPhone photo
+    'heif'
     >>> image_format(b"abc") is None
     True
     """
@@ -95,6 +106,8 @@ def image_format(data: bytes) -> str | None:
         return "webp"
     if data[:4] in (b"II*\x00", b"MM\x00*"):
         return "tiff"
+    if data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
+        return "heif"
     return None
 
 
@@ -163,6 +176,8 @@ def decode_photo(data: bytes) -> Photo:
     kind = image_format(data)
     if kind is None:
         raise ImageError("not an image (unknown file format)")
+    if kind == "heif":
+        return _decode_heif(data)
     size = declared_size(data)
     if kind == "jpeg":
         if size is None:
@@ -210,6 +225,33 @@ def decode_photo(data: bytes) -> Photo:
     if size is not None:
         scale = max(size) / max(image.shape[:2])
     return Photo(np.ascontiguousarray(image), scale)
+
+
+def _decode_heif(data: bytes) -> Photo:
+    """:func:`decode_photo` of a HEIF (HEIC) file: decoded whole by libheif, its rotation
+    applied, then shrunk to at most :data:`MAX_DECODED_PIXELS`."""
+    import pillow_heif
+
+    try:
+        heif = pillow_heif.open_heif(io.BytesIO(data), convert_hdr_to_8bit=True)
+        width, height = heif.size
+        if width <= 0 or height <= 0:
+            raise ImageError(f"the image has no pixels ({width}x{height})")
+        if width * height > MAX_HEIF_PIXELS:
+            raise ImageError(
+                f"the image is too large ({width}x{height} pixels); "
+                f"at most {MAX_HEIF_PIXELS // 1_000_000} megapixels in a HEIC photo, or use a JPEG"
+            )
+        pixels = np.asarray(heif)  # (H, W, 3 or 4) RGB(A), the decoder's own buffer
+    except ValueError as error:
+        raise ImageError(f"cannot decode the image (a damaged or truncated HEIC file: {error})") from None
+    shrink = min(1.0, (MAX_DECODED_PIXELS / (width * height)) ** 0.5)
+    if shrink < 1.0:
+        # Shrunk before the colour conversion: a 48 MP photo is never copied whole.
+        pixels = cv2.resize(pixels, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    code = cv2.COLOR_RGBA2BGR if pixels.shape[2] == 4 else cv2.COLOR_RGB2BGR
+    image = cv2.cvtColor(pixels, code)
+    return Photo(np.ascontiguousarray(image), max(width, height) / max(image.shape[:2]))
 
 
 def read_image(path: str | Path) -> np.ndarray:

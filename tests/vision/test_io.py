@@ -183,3 +183,43 @@ def test_a_photo_saved_sideways_is_read_upright(height: int, width: int, divisor
     assert photo.scale == divisor  # back to the photo as shown: width x height turned upright
     rows = image.shape[0]
     assert image[: rows // 2 - 2].mean() > 240 and image[rows // 2 + 2 :].mean() < 15
+
+
+def heic(image: np.ndarray, quality: int = 90) -> bytes:
+    """(H, W, 3) BGR ``image`` saved as a HEIC photo, as iPhones save them (libheif's encoder)."""
+    import pillow_heif
+
+    rgb = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+    heif = pillow_heif.from_bytes(mode="RGB", size=(rgb.shape[1], rgb.shape[0]), data=rgb.tobytes())
+    buffer = io.BytesIO()
+    heif.save(buffer, quality=quality)
+    return buffer.getvalue()
+
+
+def test_an_iphone_heic_photo_is_read_as_its_pixels() -> None:
+    # OpenCV cannot read HEIC, an iPhone camera's own format: libheif decodes it.
+    image = np.zeros((48, 64, 3), np.uint8)
+    image[:, :32] = (0, 0, 255)  # red left half, in BGR
+    image[:, 32:] = (255, 255, 255)
+    data = heic(image)
+    assert data[4:12] == b"ftypheic"
+    photo = decode_photo(data)
+    assert photo.image.shape == (48, 64, 3) and photo.scale == 1.0
+    blue, green, red = (int(v) for v in photo.image[24, 10])
+    assert red > 200 and blue < 60 and green < 60
+    assert photo.image[24, 50].min() > 200
+
+
+def test_a_heic_photo_is_shrunk_refused_or_reported_damaged_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = np.full((120, 160, 3), 200, np.uint8)
+    data = heic(image)
+    monkeypatch.setattr("vision.io.MAX_DECODED_PIXELS", 120 * 160 // 4)
+    photo = decode_photo(data)
+    assert photo.image.shape == (60, 80, 3) and photo.scale == 2.0
+    monkeypatch.setattr("vision.io.MAX_HEIF_PIXELS", 120 * 160 - 1)
+    with pytest.raises(ImageError, match=r"too large \(160x120 pixels\).*HEIC"):
+        decode_photo(data)
+    with pytest.raises(ImageError, match="damaged or truncated HEIC"):
+        decode_photo(data[: len(data) // 2])
+    with pytest.raises(ImageError, match="damaged or truncated HEIC"):
+        decode_photo(data[:40])

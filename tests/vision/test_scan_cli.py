@@ -89,3 +89,16 @@ def test_a_missing_profile_is_a_clear_error(tmp_path: Path) -> None:
     result = scan("--deck", str(tmp_path / "nope.npz"), str(tmp_path / "a.png"))
     assert result.returncode == 2
     assert "nope.npz" in result.stderr and result.stdout == ""
+
+
+def test_a_heic_photo_from_an_iphone_is_scanned_like_a_jpeg(tmp_path: Path) -> None:
+    from tests.vision.test_io import heic
+
+    photo = table(500, 700)
+    paste(photo, draw_card("K", "hearts", 1.3), (200, 250), 10)
+    paste(photo, draw_card("5", "spades", 1.3), (480, 250), -15)
+    (tmp_path / "IMG_0001.HEIC").write_bytes(heic(photo))
+    result = scan("--game", "standard", str(tmp_path / "IMG_0001.HEIC"))
+    assert result.returncode == 0, result.stderr
+    (line,) = (json.loads(text) for text in result.stdout.splitlines())
+    assert sorted(card["card"] for card in line["cards"]) == ["5s", "Kh"] and line["points"] == 15

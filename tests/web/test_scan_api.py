@@ -61,6 +61,18 @@ def test_a_raw_body_and_a_big_photo_are_scanned_downscaled(client: FlaskClient) 
     assert sorted(card["card"] for card in body["cards"]) == labelled(SCENE)
 
 
+def test_an_iphone_heic_photo_is_scanned_like_its_jpeg(client: FlaskClient) -> None:
+    from tests.vision.test_io import heic
+
+    image = cv2.imread(str(SCENE))
+    assert image is not None
+    response = post_photo(client, heic(image), name="IMG_0042.HEIC")
+    assert response.status_code == 200, response.get_json()
+    body = response.get_json()
+    assert (body["width"], body["height"]) == (1600, 900)
+    assert sorted(card["card"] for card in body["cards"]) == labelled(SCENE)
+
+
 def test_a_scan_judges_the_cards_against_the_trick(client: FlaskClient) -> None:
     # Two of the scene's cards are 2s (2p and 2s): a lone pair of twos cannot be a
     # combination together with 8t and 3s, so on a single the verdict is "not legal".
