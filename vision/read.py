@@ -1271,10 +1271,10 @@ def read_marks(
     taken: set[int] = set()
     # The other marks of a special already found (its card's other corner): where it lies.
     twins: dict[str, list[tuple[float, float]]] = {}
+    at = np.array([ink.centers[list(components)].mean(axis=0) for components, _ in glyphs])
     margin = np.full(len(glyphs), MARK_MARGIN)
     if frames is not None and len(frames[0]):
         origins, _, units = frames
-        at = np.array([ink.centers[list(components)].mean(axis=0) for components, _ in glyphs])
         gaps = np.hypot(at[:, None, 0] - origins[None, :, 0], at[:, None, 1] - origins[None, :, 1])
         margin[(gaps <= FAN_GAP_NEAR * units[None, :]).any(axis=1)] = MARK_FRAME_MARGIN
     for i in np.argsort(best_distance):
@@ -1285,7 +1285,7 @@ def read_marks(
         if taken & set(components):
             continue
         if name in found:
-            twin = ink.centers[list(components)].mean(axis=0)
+            twin = at[i]
             twins.setdefault(name, []).append((float(twin[0]), float(twin[1])))
             continue
         taken |= set(components)
@@ -1297,7 +1297,7 @@ def read_marks(
             turns = np.flatnonzero(turn_distance[i] <= MARK_TURN_TOLERANCE * best_distance[i])
             turns = np.union1d(turns, turns - turns % 4 + (turns + 2) % 4)
         downs = tuple((float(downs_of[i, k, 0]), float(downs_of[i, k, 1])) for k in turns)
-        center = ink.centers[list(components)].mean(axis=0)
+        center = at[i]
         found[name] = MarkReading(
             IndexPair(components, components[0], downs[0]),
             name,

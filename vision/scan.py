@@ -841,12 +841,19 @@ def _card_between(kept: _Candidate, reading: IndexReading) -> np.ndarray:
     return _box_in_frame(left, top, right, bottom, frame)
 
 
+def prepared_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A BGR photo as every scan and calibration step reads it: at the working size
+    (:func:`working_image`, whose scale it returns too), brightened when underexposed and
+    white-balanced under a strong lamp."""
+    small, scale = working_image(image)
+    return white_balanced(well_exposed(small)), scale
+
+
 def find_cards(
     image: np.ndarray, game: str = "tichu", profile: DeckProfile | None = None
 ) -> tuple[list[FoundCard], dict[str, Any]]:
     """The card faces in a BGR (H, W, 3) uint8 photo and some working data for callers."""
-    small, scale = working_image(image)
-    small = white_balanced(well_exposed(small))
+    small, scale = prepared_image(image)
     regions = paper_regions(small)
     ink = ink_components(small, regions, line_width=erase_width(game))
     pairs = index_pairs(ink)
@@ -1155,7 +1162,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
     the number of cards found instead when it differs from ``len(cards)``."""
     from vision.read import CLASS_INDEX, RANK_CLASSES, classify_glyphs, glyph_vector, ink_colour
 
-    small = white_balanced(well_exposed(working_image(image)[0]))
+    small = prepared_image(image)[0]
     regions = laid_out_cards(small, len(cards))
     if regions is None:
         return sum(quad is not None for quad in paper_regions(small).quads)
