@@ -1293,7 +1293,17 @@ def _corner_marks(ink: Ink, region: int, quad: np.ndarray) -> list[int]:
     corners and are the size of an index glyph: a special card's corner marks."""
     long_side = float(side_lengths(quad).max())
     marks = []
-    for component in np.flatnonzero(ink.region == region):
+    # A mark printed close to the card's edge cuts the paper there, so its centre may lie on
+    # no paper region (and the outline may cut that corner): overlapping the outline, at
+    # most half its size outside, it is the card's own.
+    outline = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    unplaced = [
+        int(c)
+        for c in np.flatnonzero(ink.region < 0)
+        if cv2.pointPolygonTest(outline, (float(ink.centers[c][0]), float(ink.centers[c][1])), True)
+        >= -0.5 * float(ink.sizes[c])
+    ]
+    for component in [*np.flatnonzero(ink.region == region).tolist(), *unplaced]:
         if ink.root(int(component)) != component:
             continue
         size = float(ink.sizes[component])

@@ -402,6 +402,26 @@ def test_a_thin_line_near_a_special_cards_corner_is_not_taken_for_its_mark() -> 
     assert [ink.centers[m].round().tolist() for m in marks] == [[104.0, 236.0]]
 
 
+def test_a_mark_printed_at_a_special_cards_very_edge_is_learnt() -> None:
+    # A mark touching the card's edge cuts its paper there, so it lies on no paper region;
+    # inside the card's outline it is still the card's own mark.
+    from vision.detect import ink_components, paper_regions
+    from vision.scan import _corner_marks
+
+    photo = table(300, 300, seed=1)
+    cv2.rectangle(photo, (90, 50), (199, 249), (235, 235, 235), -1)  # a lone card
+    cv2.circle(photo, (97, 57), 7, (40, 40, 40), -1)  # top left, at the card's very corner
+    cv2.circle(photo, (180, 230), 6, (40, 40, 40), -1)  # bottom right, well inside
+    regions = paper_regions(photo)
+    ink = ink_components(photo, regions)
+    card = next(i for i, quad in enumerate(regions.quads) if quad is not None)
+    quad = regions.quads[card]
+    assert quad is not None and len(ink.centers) == 2
+    assert sorted(int(r) for r in ink.region) == [-1, card]  # the corner mark: on no region
+    marks = _corner_marks(ink, card, quad)
+    assert sorted(ink.centers[m].round().tolist() for m in marks) == [[97.0, 57.0], [180.0, 230.0]]
+
+
 def test_a_frame_corner_broken_off_beside_a_special_cards_marks_is_not_learnt_as_one() -> None:
     # A Phoenix with its star mark in three corners; in the fourth the frame's corner broke
     # off as a piece of its own, mark-sized and no longer than wide.  Learnt as a mark, every
