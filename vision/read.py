@@ -1284,6 +1284,8 @@ def read_marks(
         components, _ = glyphs[int(i)]
         if taken & set(components):
             continue
+        if _faint(ink, components):
+            continue
         if name in found:
             twin = at[i]
             twins.setdefault(name, []).append((float(twin[0]), float(twin[1])))
@@ -1308,6 +1310,40 @@ def read_marks(
             downs=downs,
         )
     return [replace(mark, twins=tuple(twins.get(name, ()))) for name, mark in found.items()]
+
+
+#: A mark is printed in ink: its darkest tenth is at least this dark (:attr:`Ink.darkness`,
+#: 1 = as dark as ink gets).  A card's pale art (a pastel triangle) can take a letter's
+#: shape, but not its depth.
+MARK_INK = 0.8
+
+
+def _faint(ink: Ink, components: tuple[int, ...]) -> bool:
+    """True when the ink of ``components`` is too pale for a printed mark (:data:`MARK_INK`).
+
+    >>> labels = np.zeros((6, 6), np.int32); labels[1:5, 1:5] = 1
+    >>> darkness = np.full((6, 6), 0.5, np.float32)
+    >>> ink = Ink(labels, np.array([[1, 1, 4, 4]], np.int32), np.array([[2.5, 2.5]], np.float32),
+    ...           np.array([4.0], np.float32), np.zeros(1, np.int32), darkness=darkness)
+    >>> _faint(ink, (0,))
+    True
+    >>> darkness[2, 1:4] = 1.0  # its darkest tenth as dark as ink
+    >>> _faint(ink, (0,))
+    False
+    """
+    darkness = ink.darkness
+    if darkness is None:
+        return False
+    values = []
+    for component in components:
+        x, y, w, h = (int(v) for v in ink.boxes[component])
+        # (A part cut from a fused component has its pixels in ``part_labels``.)
+        parts = ink.part_labels
+        source = ink.labels if parts is None or ink.root(component) == component else parts
+        own = source[y : y + h, x : x + w] == component + 1
+        values.append(darkness[y : y + h, x : x + w][own])
+    ink_values = np.concatenate(values)
+    return bool(ink_values.size) and float(np.percentile(ink_values, 90)) < MARK_INK
 
 
 #: Two readings are neighbours in a fan when their downs differ by at most this (degrees) ...

@@ -333,6 +333,31 @@ def test_a_mark_where_a_fans_unread_index_must_lie_may_read_less_surely() -> Non
     assert read_marks(ink, [reading], profile, frames=elsewhere) == []
 
 
+def test_pale_art_shaped_like_a_mark_is_no_mark() -> None:
+    # A scrap of pastel art shaped like the Dog's "F" mark: a printed mark is dark ink.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, read_marks
+
+    def scene_with(colour: tuple[int, int, int]) -> tuple[Ink, IndexReading, int]:
+        scene = np.full((200, 320, 3), (60, 90, 40), np.uint8)
+        scene[20:180, 20:300] = 240
+        cv2.putText(scene, "7", (40, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+        cv2.putText(scene, "F", (200, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2, cv2.LINE_AA)
+        ink = ink_components(scene, paper_regions(scene))
+        seven = int(np.argmin(np.linalg.norm(ink.centers - [48, 100], axis=1)))
+        mark = int(np.argmin(np.linalg.norm(ink.centers - [208, 100], axis=1)))
+        reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
+        return ink, reading, mark
+
+    ink, reading, mark = scene_with((20, 20, 20))
+    exemplars = glyph_vectors(ink, [((mark,), (0.0, 1.0)), ((reading.pair.rank[0],), (0.0, 1.0))])
+    profile = DeckProfile("tichu", exemplars=exemplars.astype(np.float32), labels=("Dog", "7"), spread=0.5)
+    assert [m.rank for m in read_marks(ink, [reading], profile)] == ["Dog"]
+    pale_ink, pale_reading, pale_mark = scene_with((150, 170, 200))  # a pastel pink "F"
+    assert pale_mark != pale_reading.pair.rank[0]
+    assert read_marks(pale_ink, [pale_reading], profile) == []
+
+
 def test_a_special_cards_second_corner_mark_is_kept_as_its_twin() -> None:
     # Both of the Dog's corner marks in view: one Dog, the other mark telling where it lies.
     from vision.profile import DeckProfile
