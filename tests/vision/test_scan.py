@@ -530,3 +530,37 @@ def test_a_mark_in_a_wholly_shown_card_is_that_cards_art_unless_a_special_could_
     # ... but two cards in a game of several decks (two 2s of hearts, far apart).
     twos = [_index("2", "hearts", c.center, c.pair.down) for c in large]
     assert not _amid_a_read_card(_mark((142.0, 161.0), (0.0, 1.0)), twos, "standard")
+
+
+def test_a_mahjong_the_index_networks_read_as_a_j_of_stars_is_the_mahjong_after_calibration() -> None:
+    # The index networks never learnt the Mahjong's "1": they read it whole as a J (or a 2)
+    # of Stars.  Where the rank glyph lies nearer the deck's own "1" than its J, it is the
+    # Mahjong; a reading of the glyph readers, or of another suit, stands.
+    from vision.detect import ink_components
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vector
+    from vision.scan import _mahjongs_read_whole
+
+    scene = np.full((160, 200, 3), (60, 90, 40), np.uint8)
+    scene[20:140, 20:180] = 240
+    cv2.putText(scene, "1", (50, 90), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 3, cv2.LINE_AA)
+    cv2.putText(scene, "J", (120, 90), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 3, cv2.LINE_AA)
+    ink = ink_components(scene, paper_regions(scene))
+    one = int(np.argmin(np.linalg.norm(ink.centers - [60, 75], axis=1)))
+    jack = int(np.argmin(np.linalg.norm(ink.centers - [130, 75], axis=1)))
+    assert one != jack
+    upright = (0.0, 1.0)
+    exemplars = np.stack([glyph_vector(ink, (one,), upright), glyph_vector(ink, (jack,), upright)])
+    profile = DeckProfile("tichu", exemplars=exemplars.astype(np.float32), labels=("1", "J"), spread=0.5)
+
+    def read_whole(component: int, suit: str = "star", whole: bool = True) -> IndexReading:
+        at = (float(ink.centers[component][0]), float(ink.centers[component][1]))
+        return IndexReading(
+            IndexPair((component,), component, upright), "J", suit, 0.9, at, 30.0, whole=whole
+        )
+
+    readings = [read_whole(one), read_whole(jack), read_whole(one, "jade"), read_whole(one, whole=False)]
+    read = _mahjongs_read_whole(ink, readings, profile)
+    assert [str(r.card("tichu")) for r in read] == ["Mahjong", "Jt", "Jj", "Jt"]
+    no_one = DeckProfile("tichu", exemplars=exemplars[1:].astype(np.float32), labels=("J",), spread=0.5)
+    assert _mahjongs_read_whole(ink, readings, no_one) == readings
