@@ -476,3 +476,32 @@ def test_after_calibration_the_index_network_completes_a_fan_the_glyph_readers_r
     monkeypatch.setattr("vision.read.CALIBRATED_WHOLE_SURE", 1.1)
     alone = Counter(str(c.card) for c in scan_image(image, "tichu", profile).cards)
     assert alone < truth and sum((truth - alone).values()) == 1  # one card short, nothing false
+
+
+@pytest.mark.parametrize(
+    ("name", "alike", "other", "found"),
+    [("Dog", 0.7, 0.65, "Dog"), ("7j", 0.7, 0.65, None), ("7j", 0.7, 0.3, "7j"), ("Dog", 0.5, 0.1, None)],
+)
+def test_a_lone_card_is_named_by_its_picture_more_surely_when_it_prints_an_index(
+    name: str, alike: float, other: float, found: str | None
+) -> None:
+    # An outline whose index no reader read is named by the deck's whole-card templates; a
+    # card with an index in plain view would have been read, so its picture must match far
+    # more surely, or far better than any other card's (a white square of a gingham cloth
+    # passed for a 9 at 0.64, hardly better than for other cards).
+    from vision.profile import TEMPLATE_SIZE
+    from vision.scan import template_card
+
+    rng = np.random.default_rng(7)
+    shape = (TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3)
+    # Orthonormal pictures: the photo's correlates with the named card's exactly ``alike``
+    # and with the other card's ``other``.
+    basis, _ = np.linalg.qr(rng.normal(size=(int(np.prod(shape)), 3)))
+    pictures = {name: basis[:, 0], "Qs" if name == "Dog" else "Phoenix": basis[:, 1]}
+    templates = {card: picture.reshape(shape).astype(np.float32) for card, picture in pictures.items()}
+    profile = DeckProfile("tichu", templates=templates)
+    seen = alike * basis[:, 0] + other * basis[:, 1] + np.sqrt(1.0 - alike**2 - other**2) * basis[:, 2]
+    matched = template_card(profile, seen.reshape(shape).astype(np.float32), "tichu")
+    assert (None if matched is None else str(matched[0])) == found
+    if matched is not None:
+        assert abs(matched[1] - alike) < 0.05  # (the turned picture correlates a little too)
