@@ -161,6 +161,27 @@ def drawn_ink(
     )
 
 
+def lettered_card(
+    height: int, width: int, letters: list[tuple[str, tuple[int, int], float, tuple[int, int, int]]]
+) -> tuple[np.ndarray, Ink, list[int]]:
+    """A pale card filling a green table but for a 20-pixel margin, with ``letters`` (text,
+    baseline origin, Hershey scale, BGR colour) drawn on it: the scene, its ink, and each
+    letter's component (the one nearest the letter's middle)."""
+    from vision.detect import ink_components, paper_regions
+
+    scene = np.full((height, width, 3), (60, 90, 40), np.uint8)
+    scene[20 : height - 20, 20 : width - 20] = 240
+    for text, origin, scale, colour in letters:
+        thickness = max(2, round(2.5 * scale))
+        cv2.putText(scene, text, origin, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+    ink = ink_components(scene, paper_regions(scene))
+    found = []
+    for text, (x, y), scale, _ in letters:
+        (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(2, round(2.5 * scale)))
+        found.append(int(np.argmin(np.linalg.norm(ink.centers - [x + w / 2, y - h / 2], axis=1))))
+    return scene, ink, found
+
+
 def table(height: int = 600, width: int = 800, seed: int = 0) -> np.ndarray:
     """A dark green felt-like table with a little noise."""
     rng = np.random.default_rng(seed)

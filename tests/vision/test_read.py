@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.cards import Card, Deck
-from tests.vision.conftest import draw_back, draw_card, drawn_ink, paste, table
+from tests.vision.conftest import draw_back, draw_card, drawn_ink, lettered_card, paste, table
 from vision import read as read_module
 from vision.detect import IndexPair, Ink, Regions, index_pairs, ink_components, paper_regions
 from vision.features import FEATURE_LENGTH, glyph_features, upright_glyph
@@ -339,13 +339,9 @@ def test_pale_art_shaped_like_a_mark_is_no_mark() -> None:
     from vision.read import glyph_vectors, read_marks
 
     def scene_with(colour: tuple[int, int, int]) -> tuple[Ink, IndexReading, int]:
-        scene = np.full((200, 320, 3), (60, 90, 40), np.uint8)
-        scene[20:180, 20:300] = 240
-        cv2.putText(scene, "7", (40, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
-        cv2.putText(scene, "F", (200, 110), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2, cv2.LINE_AA)
-        ink = ink_components(scene, paper_regions(scene))
-        seven = int(np.argmin(np.linalg.norm(ink.centers - [48, 100], axis=1)))
-        mark = int(np.argmin(np.linalg.norm(ink.centers - [208, 100], axis=1)))
+        _, ink, (seven, mark) = lettered_card(
+            200, 320, [("7", (40, 110), 0.8, (20, 20, 20)), ("F", (200, 110), 0.8, colour)]
+        )
         reading = IndexReading(IndexPair((seven,), seven, (0.0, 1.0)), "7", "star", 0.99, (48.0, 100.0), 18.0)
         return ink, reading, mark
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.cards import Card, Deck
-from tests.vision.conftest import CARD_H, CARD_W, draw_card, drawn_ink, paste, table
+from tests.vision.conftest import CARD_H, CARD_W, draw_card, drawn_ink, lettered_card, paste, table
 from vision.detect import IndexPair, paper_regions
 from vision.read import IndexReading, MarkReading
 from vision.scan import _amid_a_read_card, _Candidate, _drop_repeats, find_cards, scan_image
@@ -536,18 +536,12 @@ def test_a_mahjong_the_index_networks_read_as_a_j_of_stars_is_the_mahjong_after_
     # The index networks never learnt the Mahjong's "1": they read it whole as a J (or a 2)
     # of Stars.  Where the rank glyph lies nearer the deck's own "1" than its J, it is the
     # Mahjong; a reading of the glyph readers, or of another suit, stands.
-    from vision.detect import ink_components
     from vision.profile import DeckProfile
     from vision.read import glyph_vector
     from vision.scan import _mahjongs_read_whole
 
-    scene = np.full((160, 200, 3), (60, 90, 40), np.uint8)
-    scene[20:140, 20:180] = 240
-    cv2.putText(scene, "1", (50, 90), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 3, cv2.LINE_AA)
-    cv2.putText(scene, "J", (120, 90), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (20, 20, 20), 3, cv2.LINE_AA)
-    ink = ink_components(scene, paper_regions(scene))
-    one = int(np.argmin(np.linalg.norm(ink.centers - [60, 75], axis=1)))
-    jack = int(np.argmin(np.linalg.norm(ink.centers - [130, 75], axis=1)))
+    black = (20, 20, 20)
+    _, ink, (one, jack) = lettered_card(160, 200, [("1", (50, 90), 1.2, black), ("J", (120, 90), 1.2, black)])
     assert one != jack
     upright = (0.0, 1.0)
     exemplars = np.stack([glyph_vector(ink, (one,), upright), glyph_vector(ink, (jack,), upright)])
