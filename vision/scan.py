@@ -71,8 +71,10 @@ FAN_CARDS = 3
 SURE_SCORE = 0.9
 #: Minimum correlation for a whole-card template match.
 TEMPLATE_THRESHOLD = 0.55
-#: ... of a card that prints an index (rank and suit), whose index, in plain view on a lone
-#: card, would have been read: it must match this surely, or lead every other card's
+#: ... ahead of the best other card's by at least this much.
+TEMPLATE_LEAD = 0.03
+#: A card that prints an index (rank and suit), whose index, in plain view on a lone
+#: card, would have been read, needs a match this sure, or one leading every other card's
 #: picture by ``INDEXED_TEMPLATE_LEAD`` (a white square of a gingham cloth passed for the 9
 #: of Stars at 0.64, 0.05 ahead of the next card).  (Twelve fresh calibrated decks: 9 false
 #: cards fewer for 2 true ones, exact points 360 to 362 of 432; 0.8 alone, 11 fewer for 3;
@@ -80,8 +82,6 @@ TEMPLATE_THRESHOLD = 0.55
 #: lost.)
 INDEXED_TEMPLATE_THRESHOLD = 0.8
 INDEXED_TEMPLATE_LEAD = 0.1
-#: ... ahead of the best other card's by at least this much.
-TEMPLATE_LEAD = 0.03
 #: Two readings of one standard card closer than this many card heights are one card.
 REPEAT_REACH = 1.3
 
@@ -185,7 +185,7 @@ def template_card(profile: DeckProfile, template: np.ndarray, game: str) -> tupl
     """The card a lone outline's :func:`vision.profile.card_template` shows, by the profile's
     whole-card templates, and the match's correlation; None when no card matches surely
     (:data:`TEMPLATE_THRESHOLD`, :data:`TEMPLATE_LEAD`, and for a card that prints an index
-    :data:`INDEXED_TEMPLATE_THRESHOLD`)."""
+    :data:`INDEXED_TEMPLATE_THRESHOLD` or :data:`INDEXED_TEMPLATE_LEAD`)."""
     name, score, lead = profile.match_template(template)
     if name is None or score < TEMPLATE_THRESHOLD or lead < TEMPLATE_LEAD:
         return None
@@ -894,8 +894,6 @@ def find_cards(
     pairs = [p for p in pairs if not (ink.pair_ink(p) & letters)]
     readings += read_pairs(ink, pairs, game, profile, small)
     readings = _without_specks(readings)
-    if game == "tichu" and profile is not None:
-        readings = _mahjongs_read_whole(ink, readings, profile)
     if game == "tichu":
         # A mark where a fan's unread index must lie may read a little less surely.
         frames = fan_gap_frames(ink, readings) if profile is not None else None
@@ -904,10 +902,9 @@ def find_cards(
             for mark in read_marks(ink, readings, profile, small, frames)
         ]
         readings += [mark for mark in marks if not _amid_a_read_card(mark, readings, game)]
-    fan_gaps = read_fan_gaps(ink, readings, game)
+    readings += read_fan_gaps(ink, readings, game)
     if game == "tichu" and profile is not None:
-        fan_gaps = _mahjongs_read_whole(ink, fan_gaps, profile)
-    readings += fan_gaps
+        readings = _mahjongs_read_whole(ink, readings, profile)
     candidates = assemble(readings, regions, game, small, profile)
     cards = [
         FoundCard(
