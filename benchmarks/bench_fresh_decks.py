@@ -70,12 +70,25 @@ def totals(rows: list[dict[str, Any]]) -> tuple[int, int, int, int, int, float]:
     return cards, found, false, photos, exact, exact / max(photos, 1)
 
 
+def seed_bases(text: str) -> list[int]:
+    """``--seeds``: comma-separated whole numbers."""
+    try:
+        bases = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        message = f"seeds must be whole numbers separated by commas, not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    if not bases:
+        raise argparse.ArgumentTypeError("give at least one seed")
+    return bases
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", default="71,81,91", help="comma-separated seed bases (default: 71,81,91)")
+    seeds_help = "comma-separated seed bases (default: 71,81,91)"
+    parser.add_argument("--seeds", type=seed_bases, default=[71, 81, 91], help=seeds_help)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="decks at a time")
     args = parser.parse_args(argv)
-    bases = [int(s) for s in args.seeds.split(",") if s]
+    bases: list[int] = args.seeds
     decks = [(family, base + k) for base in bases for k, family in enumerate(FAMILIES)]
     with tempfile.TemporaryDirectory(prefix="trickmate-fresh-") as temporary:
         work = Path(temporary)
