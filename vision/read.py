@@ -1171,7 +1171,8 @@ def read_marks(
     frames: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> list[MarkReading]:
     """Special cards (Dog, Phoenix, Dragon) found by the corner marks a calibrated ``profile``
-    learnt from its deck: ink not read as an index, the size of the ``readings``' ranks,
+    learnt from its deck: ink not read as an index, the size of the ``readings``' ranks (of
+    their median or of its nearest one's: a photo taken at an angle shows near and far cards),
     looking like one of the marks in some quarter turn of its nearest reading's "down" or,
     with ``image``, of the straight edges around it (:func:`local_axis`: a special lying on
     its own, or in a pile, at its own angle).  Its size is that reading's.  Beside that
@@ -1207,10 +1208,11 @@ def read_marks(
         lined = ink.lined is not None and bool(ink.lined[component])
         if component in used or ink.root(component) in used or lined:
             continue
-        if not 0.6 * typical <= float(ink.sizes[component]) <= 1.6 * typical:
-            continue
         gaps = np.linalg.norm(centers - ink.centers[component], axis=1)
         nearest = readings[int(np.argmin(gaps))]
+        size = float(ink.sizes[component])
+        if not any(0.6 * scale <= size <= 1.6 * scale for scale in (typical, nearest.size)):
+            continue
         glyphs.append(((component,), nearest.pair.down))
         sizes.append(nearest.size)
         beside.append(float(gaps.min()) <= NEIGHBOUR_REACH * nearest.size)

@@ -354,6 +354,25 @@ def test_pale_art_shaped_like_a_mark_is_no_mark() -> None:
     assert read_marks(pale_ink, [pale_reading], profile) == []
 
 
+def test_a_mark_is_sized_against_its_nearest_index_too() -> None:
+    # A photo taken at an angle: the near cards' indices read twice the size of the far
+    # ones.  The Dog's "F" mark, as small as the "7" beside it, is still a mark, though it is
+    # under 0.6 of the photo's median rank size.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, read_marks
+
+    _, ink, reading, (mark,) = _seven_and_letters(200, [("F", (200, 110))])
+    seven = reading.pair.rank[0]
+    exemplars = glyph_vectors(ink, [((mark,), (0.0, 1.0)), ((seven,), (0.0, 1.0))])
+    profile = DeckProfile("tichu", exemplars=exemplars.astype(np.float32), labels=("Dog", "7"), spread=0.5)
+    size = float(ink.sizes[mark])
+    near = replace(reading, size=size)
+    far = [replace(reading, center=(900.0 + 50 * k, 900.0), size=3 * size) for k in range(3)]
+    assert [m.rank for m in read_marks(ink, [near, *far], profile)] == ["Dog"]
+    # Beside an index three times its size, and in a photo of such indices, it is a speck.
+    assert read_marks(ink, [replace(near, size=3 * size), *far], profile) == []
+
+
 def test_a_special_cards_second_corner_mark_is_kept_as_its_twin() -> None:
     # Both of the Dog's corner marks in view: one Dog, the other mark telling where it lies.
     from vision.profile import DeckProfile
