@@ -1188,11 +1188,13 @@ def read_marks(
     ``frames``: :func:`fan_gap_frames` of the ``readings`` (origins, downs, units): a
     candidate at one of those origins, where a card's index must lie and none was read, needs
     only :data:`MARK_FRAME_MARGIN` over the ranks and suits."""
-    if profile is None or not readings:
+    if profile is None:
         return []
     is_mark = np.array([label in MARKS for label in profile.labels], bool)
     if not is_mark.any():
         return []
+    if not readings:
+        return lone_marks(ink, profile, image)
     used: set[int] = set()
     for reading in readings:
         used |= ink.pair_ink(reading.pair)
@@ -1312,6 +1314,89 @@ def read_marks(
             downs=downs,
         )
     return [replace(mark, twins=tuple(twins.get(name, ()))) for name, mark in found.items()]
+
+
+#: A special card lying alone, with no index read anywhere to size its marks by: its two
+#: corner marks, read as the same special, lie this many of their glyph sizes apart (its
+#: diagonal between them: 7 for a card 5.2 by 7.4 glyphs, the scanner's generic card, up to
+#: 17 for decks printing small marks on large cards) ...
+LONE_MARK_SPAN = (4.0, 25.0)
+#: ... and differ in size by at most this factor; the glyphs looked at are this many working
+#: pixels across (a mark 6 pixels high is a speck; one of 90 a card's art).
+LONE_MARK_RATIO = 1.5
+LONE_MARK_SIZES = (6.0, 90.0)
+#: The scanner's generic card lays its two opposite indices this many glyph sizes apart
+#: (:func:`vision.scan.predicted_card`): a lone special is sized by its marks' distance.
+INDEX_DIAGONAL = 7.18
+
+
+def lone_marks(ink: Ink, profile: DeckProfile, image: np.ndarray | None = None) -> list[MarkReading]:
+    """Special cards lying where no index was read at all (a Dragon alone on a pale cloth,
+    where no outline parts it from the cloth), each found by both its corner marks: two
+    glyphs read as the same special's mark, each as surely as :func:`read_marks` asks, of
+    about one size, :data:`LONE_MARK_SPAN` of their sizes apart.  Each glyph is compared in
+    the quarter turns of the straight edges around it (:func:`local_axis`, with ``image``),
+    or of upright.  A mark's twin is the other; its size puts the two on its card's
+    diagonal."""
+    is_mark = np.array([label in MARKS for label in profile.labels], bool)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image is not None else None
+    sizes = ink.sizes.astype(np.float64)
+    candidates = [
+        component
+        for component in range(len(ink.centers))
+        if LONE_MARK_SIZES[0] <= sizes[component] <= LONE_MARK_SIZES[1]
+        and ink.root(component) == component
+        and not (ink.lined is not None and bool(ink.lined[component]))
+    ]
+    if not candidates:
+        return []
+    turned: list[tuple[tuple[int, ...], tuple[float, float]]] = []
+    for component in candidates:
+        axis = None
+        if gray is not None:
+            center = ink.centers[component]
+            axis = local_axis(gray, (float(center[0]), float(center[1])), AXIS_REACH * sizes[component])
+        turned += [((component,), quarter_turn(axis or (0.0, 1.0), k)) for k in range(4)]
+    distance = euclidean_distances(glyph_vectors(ink, turned), profile.exemplars)
+    distance = distance.reshape(len(candidates), 4, len(profile.labels)).min(axis=1)
+    to_mark = np.where(is_mark, distance, np.inf)
+    best = to_mark.argmin(axis=1)
+    best_distance = to_mark[np.arange(len(candidates)), best]
+    to_other = np.where(is_mark, np.inf, distance).min(axis=1)
+    reach = MARK_SPREADS * profile.spread
+    sure = (best_distance <= reach) & (to_other >= MARK_MARGIN * best_distance)
+    by_name: dict[str, list[int]] = {}
+    for row in np.flatnonzero(sure):
+        if not _faint(ink, (candidates[row],)):
+            by_name.setdefault(profile.labels[int(best[row])], []).append(int(row))
+    found: list[MarkReading] = []
+    for name, rows in by_name.items():
+        pairs = []
+        for first in rows:
+            for second in (row for row in rows if row > first):
+                a, b = sizes[candidates[first]], sizes[candidates[second]]
+                span = float(np.linalg.norm(ink.centers[candidates[first]] - ink.centers[candidates[second]]))
+                alike = max(a, b) <= LONE_MARK_RATIO * min(a, b)
+                if alike and LONE_MARK_SPAN[0] <= span / max(a, b) and span / min(a, b) <= LONE_MARK_SPAN[1]:
+                    pairs.append((float(best_distance[first] + best_distance[second]), first, second, span))
+        if not pairs:
+            continue
+        _, first, second, span = min(pairs)
+        component, twin = candidates[first], candidates[second]
+        center, other = ink.centers[component], ink.centers[twin]
+        found.append(
+            MarkReading(
+                IndexPair((component,), component, (0.0, 1.0)),
+                name,
+                "",
+                float(np.exp(-0.5 * (max(best_distance[first], best_distance[second]) / reach) ** 2)),
+                (float(center[0]), float(center[1])),
+                span / INDEX_DIAGONAL,
+                downs=((0.0, 1.0),),
+                twins=((float(other[0]), float(other[1])),),
+            )
+        )
+    return found
 
 
 #: A mark is printed in ink: its darkest tenth is at least this dark (:attr:`Ink.darkness`,

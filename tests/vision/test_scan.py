@@ -208,6 +208,58 @@ def test_a_special_card_whose_other_corner_mark_shows_lies_between_its_marks() -
     assert _facing_paper(replace(mark, twins=(beyond,)), paper, image, ink).pair.down in downs
 
 
+def _dog_alone_on_a_pale_cloth(second_mark: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """A Dog lying alone on a cloth of its stock's very colour (no outline parts them), 25 degrees
+    turned, its "F" marks at two opposite corners; and its (4, 2) corners."""
+    card = np.full((220, 150, 3), 236, np.uint8)
+    cv2.ellipse(card, (75, 110), (40, 60), 0, 0, 360, (150, 160, 170), -1)  # its art
+    cv2.putText(card, "F", (14, 34), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+    if second_mark:
+        turned = np.rot90(card, 2).copy()
+        cv2.putText(turned, "F", (14, 34), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (20, 20, 20), 2, cv2.LINE_AA)
+        card = np.rot90(turned, 2).copy()
+    scene = np.full((480, 640, 3), 236, np.uint8)
+    turn = cv2.getRotationMatrix2D((75.0, 110.0), 25.0, 1.0)
+    turn[:, 2] += np.array([320.0 - 75.0, 240.0 - 110.0])
+    inside = cv2.warpAffine(np.full((220, 150), 255, np.uint8), turn, (640, 480))
+    scene[inside > 0] = cv2.warpAffine(card, turn, (640, 480), borderMode=cv2.BORDER_REPLICATE)[inside > 0]
+    corners = cv2.transform(np.array([[[0, 0], [150, 0], [150, 220], [0, 220]]], np.float32), turn)[0]
+    return scene, corners
+
+
+def test_a_special_alone_on_a_pale_cloth_is_found_by_its_two_corner_marks() -> None:
+    # No index is read anywhere to size its marks by, and the cloth passes for its paper:
+    # both its corner marks read as the Dog, a card's diagonal apart, are a Dog lying there.
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors
+
+    _, ink, (seven, mark) = lettered_card(
+        200, 320, [("7", (40, 110), 0.8, (20, 20, 20)), ("F", (200, 110), 0.8, (20, 20, 20))]
+    )
+    exemplars = glyph_vectors(ink, [((mark,), (0.0, 1.0)), ((seven,), (0.0, 1.0))]).astype(np.float32)
+    profile = DeckProfile("tichu", exemplars=exemplars, labels=("Dog", "7"), spread=0.5)
+    scene, corners = _dog_alone_on_a_pale_cloth()
+    cards, _ = find_cards(scene, "tichu", profile)
+    assert [str(c.card) for c in cards] == ["Dog"]
+    assert np.linalg.norm(cards[0].corners.mean(axis=0) - corners.mean(axis=0)) < 20
+    # One mark alone, with nothing else read, is no card: a cloth's pattern may take its shape.
+    alone, _ = _dog_alone_on_a_pale_cloth(second_mark=False)
+    assert find_cards(alone, "tichu", profile)[0] == []
+    # Without a calibrated profile, no marks are known.
+    assert find_cards(scene, "tichu", None)[0] == []
+
+
+def test_a_lone_special_is_sized_by_the_diagonal_the_scanner_lays_cards_by() -> None:
+    # lone_marks sizes a special by its marks' distance; _placed_by_twin then takes the card
+    # between them only when that size lays them a card's diagonal apart.
+    from vision.read import INDEX_DIAGONAL
+    from vision.scan import predicted_card
+
+    unit = IndexReading(IndexPair((0,), 0, (0.0, 1.0)), "Dog", "", 0.9, (0.0, 0.0), 1.0)
+    corners = predicted_card(unit)
+    assert abs(float(np.linalg.norm(corners[0] + corners[2])) - INDEX_DIAGONAL) < 0.01
+
+
 def test_two_overlapping_cards_squared_off_into_a_card_shaped_region_give_both() -> None:
     # One card over another at the same angle, shifted a little: their paper outlines one
     # card-shaped region, but its corners name two different cards, each read surely.
