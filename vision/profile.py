@@ -74,6 +74,9 @@ class DeckProfile:
     #: (:func:`vision.read.ink_colour`) it was printed in on the calibration photos; those
     #: whose colour was unclear are left out.
     colours: dict[str, str] = field(default_factory=dict)
+    #: How many corners of an indexed card print an index, as calibration read them (the
+    #: median over its cards: 2, or 3 and 4 for decks printing more); 0 where not known.
+    indices: int = 0
 
     def colour_suits(self) -> dict[str, tuple[str, ...]]:
         """Colour name -> the suits printed in it (empty unless every suit's colour was learnt).
@@ -159,6 +162,7 @@ class DeckProfile:
             "spread": self.spread,
             "name": self.name,
             "colours": self.colours,
+            "indices": self.indices,
         }
         empty = np.zeros((0, TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3), np.float32)
         stack = np.stack([self.templates[n] for n in names]) if names else empty
@@ -201,6 +205,7 @@ class DeckProfile:
             or stack.shape[1:] != (TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3)
             or len(meta["template_names"]) != len(stack)
             or not isinstance(colours, dict)
+            or not isinstance(meta.get("indices", 0), int)
         ):
             raise ProfileError(f"{path}: the deck profile is damaged")
         return cls(
@@ -211,6 +216,8 @@ class DeckProfile:
             spread=float(meta["spread"]),
             name=str(meta.get("name", Path(path).stem)),
             colours={str(k): str(v) for k, v in colours.items()},
+            # (Profiles written before calibration counted indices: not known.)
+            indices=int(meta.get("indices", 0)),
         )
 
 
@@ -315,6 +322,7 @@ def calibrate(
     sources: list[int] = []  # which card each exemplar came from
     templates: dict[str, list[np.ndarray]] = {}
     colours: dict[str, list[str]] = {}
+    indices: list[int] = []  # per indexed card, its corners showing an index
     for number, (image, cards) in enumerate(photos):
         name = names[number] if names is not None else f"photo {number + 1}"
         for card in cards:
@@ -335,6 +343,8 @@ def calibrate(
             labels.extend(item.labels)
             sources.extend([len(sources) and sources[-1] + 1] * len(item.vectors))
             templates.setdefault(str(card), []).append(item.template)
+            if card.rank is not None:
+                indices.append(item.indices)
     stacked = (
         np.stack(exemplars).astype(np.float32) if exemplars else np.zeros((0, FEATURE_LENGTH), np.float32)
     )
@@ -350,6 +360,7 @@ def calibrate(
         spread=_spread(stacked, labels, sources),
         name="calibrated",
         colours=_learnt_colours(colours),
+        indices=int(np.median(indices)) if indices else 0,
     )
 
 

@@ -438,7 +438,9 @@ def assemble(
             near = paper_sides(gray, reading.center, reading.pair.down, reading.size)
             sides = card_sides(in_cards, reading.center, reading.pair.down, reading.size)
         top_right = (
-            is_top_right(near)
+            # A deck calibration saw print two indices only has none at a card's top right.
+            (profile is None or profile.indices != 2)
+            and is_top_right(near)
             # Its card's opposite index read down and to its right: a top-left index (in a
             # fan, the card beside it may pass for paper to its left).
             and not any(_spans_a_card(reading, other, game) for other in loose)
@@ -1209,6 +1211,13 @@ class LearntCard(NamedTuple):
     card: Card
     template: np.ndarray  # :func:`vision.profile.card_template`
     colours: list[str]  # of its suit symbols or corner marks (:func:`vision.read.ink_colour`)
+    #: How many of its corners showed an index read as its own (0 for a special card).
+    indices: int = 0
+
+
+#: A calibration card's corner counts as printing an index when a pair there reads as the
+#: card's own rank and suit at least this surely.
+PRINTED_INDEX_SCORE = 0.5
 
 
 def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[LearntCard]:
@@ -1244,6 +1253,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
         vectors: list[np.ndarray] = []
         labels: list[str] = []
         colours: list[str] = []
+        indices = 0
         if card.rank is not None or str(card) == "Mahjong":
             rank_label = "1" if card.rank is None else RANK_CLASSES[card.rank - 1]
             suit_label = card.suit.name.lower() if card.suit is not None else None
@@ -1258,13 +1268,14 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
                     else np.ones(len(mine), np.float32)
                 )
                 scores = rank_p * suit_p
-                # The best pair near each corner of the card: its two indices.
+                # The best pair near each corner of the card: its two indices learnt, and
+                # every corner showing one counted (a deck may print three or four).
                 used: set[int] = set()
                 found = 0
                 for i in np.argsort(-scores)[:8]:
                     pair = mine[int(i)]
                     members = ink.pair_ink(pair)
-                    if members & used:
+                    if members & used or (found >= 2 and scores[i] < PRINTED_INDEX_SCORE):
                         continue
                     center = ink.centers[list(pair.rank)].mean(axis=0)
                     reading = IndexReading(
@@ -1278,15 +1289,17 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
                     if not _near_a_corner(reading, quad):
                         continue
                     used |= members
+                    if scores[i] >= PRINTED_INDEX_SCORE:
+                        indices += 1
+                    found += 1
+                    if found > 2:
+                        continue
                     vectors.append(rank_vectors[int(i)])
                     labels.append(rank_label)
                     if suit_label is not None:
                         vectors.append(suit_vectors[int(i)])
                         labels.append(suit_label)
                         colours.append(ink_colour(small, ink, pair.suit))
-                    found += 1
-                    if found == 2:
-                        break
         elif card.special in MARKED_SPECIALS:
             marks = _corner_marks(ink, region, quad)
             marked = [
@@ -1297,7 +1310,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
                     vectors.append(mark)
                     labels.append(str(card))
                     colours.append(ink_colour(small, ink, component))
-        results.append(LearntCard(vectors, labels, card, template, colours))
+        results.append(LearntCard(vectors, labels, card, template, colours, indices))
     return results
 
 

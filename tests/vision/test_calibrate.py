@@ -74,6 +74,18 @@ def test_a_calibrated_profile_reads_a_new_photo_of_its_deck(
     assert found == sorted(str(c) for c in cards)
 
 
+def test_calibration_counts_the_corners_its_deck_prints_an_index_in(style: DeckStyle, tmp_path: Path) -> None:
+    # Two indices (top left, bottom right) or more: the scanner looks for a top-right index
+    # only on decks that print one.
+    cards = list(tichu_deck())[:14]
+    for top_right, indices in ((False, 2), (True, 3)):
+        deck = dataclasses.replace(style, index_top_right=top_right)
+        profile = calibrate([(layout_photo(deck, cards), cards)], "tichu")
+        assert profile.indices == indices
+        profile.save(tmp_path / "deck.npz")
+        assert DeckProfile.load(tmp_path / "deck.npz").indices == indices
+
+
 def test_a_photo_with_the_wrong_number_of_cards_is_named(photos: list[tuple[np.ndarray, list[Card]]]) -> None:
     image, cards = photos[1]
     with pytest.raises(CalibrationError, match=r"second\.jpg: found 14 cards but the list names 13"):

@@ -397,6 +397,29 @@ def test_a_card_showing_only_its_top_right_index_is_placed_to_its_left(
     assert cv2.pointPolygonTest(corners, (480.0, 250.0), False) < 0  # not out on the table
 
 
+@pytest.mark.parametrize(("game", "suit", "name"), [("standard", "hearts", "7h"), ("tichu", "star", "7t")])
+def test_a_deck_calibrated_as_printing_two_indices_has_no_top_right_one(
+    game: str, suit: str, name: str
+) -> None:
+    # A seven on a pale cloth, a dark card over all of it but its index: that index has
+    # paper (the cloth) to its left and none to its right, as a four-index deck's top-right
+    # index has.  A deck calibration saw print two indices only prints no such index.
+    from vision.profile import DeckProfile
+
+    seven = draw_card("7", suit, 1.5)
+    h, w = seven.shape[:2]
+    scene = np.full((500, 600, 3), 225, np.uint8)
+    truth = paste(scene, seven, (300.0, 250.0), 0.0)
+    paste(scene, np.full((h + 40, w, 3), (60, 40, 30), np.uint8), (337.0, 270.0), 0.0)
+    outline = truth.reshape(-1, 1, 2)
+    for indices, on_the_card in ((0, False), (4, False), (2, True)):
+        found = scan_image(scene, game, DeckProfile(game, indices=indices)).cards
+        assert [str(c.card) for c in found] == [name]
+        centre = found[0].corners.mean(axis=0)
+        inside = cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) >= 0
+        assert inside is on_the_card, (indices, centre)
+
+
 @pytest.mark.parametrize("angle", [0.0, 160.0])
 def test_a_card_read_at_both_ends_of_its_right_side_lies_to_their_left(angle: float) -> None:
     # A four-index deck.  A second card hides the first's left part, a third lies beside
