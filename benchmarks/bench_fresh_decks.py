@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ("scroll", "mountain", "neon_court", "lantern", "ink_wash", "jade_temple")
 
 
-def deck_figures(family: str, seed: int, work: Path) -> dict[str, Any]:
-    """Draw, calibrate and scan one deck; its evaluation summary (vision.evaluate's JSON)."""
+def draw_deck(family: str, seed: int, work: Path, sets: str = "calibration,calibration_scenes") -> Path:
+    """Draw one deck's sample ``sets`` under ``work`` (with scripts/make_sample_images.py); their folder."""
     out = work / f"{family}_{seed}"
     subprocess.run(
         [
@@ -41,7 +41,7 @@ def deck_figures(family: str, seed: int, work: Path) -> dict[str, Any]:
             "--out",
             str(out),
             "--sets",
-            "calibration,calibration_scenes",
+            sets,
             "--calibration-deck",
             f"{family}:{seed}",
         ],
@@ -49,6 +49,12 @@ def deck_figures(family: str, seed: int, work: Path) -> dict[str, Any]:
         capture_output=True,
         cwd=ROOT,
     )
+    return out
+
+
+def deck_figures(family: str, seed: int, work: Path) -> dict[str, Any]:
+    """Draw, calibrate and scan one deck; its evaluation summary (vision.evaluate's JSON)."""
+    out = draw_deck(family, seed, work)
     done = subprocess.run(
         [sys.executable, "-m", "vision.evaluate", str(out / "calibration_scenes"), "--json"],
         check=True,

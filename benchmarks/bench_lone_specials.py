@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -28,6 +27,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_fresh_decks import draw_deck  # noqa: E402
 
 from vision.evaluate import calibrated_profile  # noqa: E402
 from vision.scan import find_cards  # noqa: E402
@@ -56,22 +58,7 @@ def lone_photo(card: np.ndarray, cloth: tuple[int, int, int]) -> np.ndarray:
 
 def deck_results(family: str, seed: int, work: Path) -> dict[tuple[str, str], bool]:
     """(card, cloth) -> named right, for one deck."""
-    out = work / f"{family}_{seed}"
-    subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "scripts" / "make_sample_images.py"),
-            "--out",
-            str(out),
-            "--sets",
-            "calibration",
-            "--calibration-deck",
-            f"{family}:{seed}",
-        ],
-        check=True,
-        capture_output=True,
-        cwd=ROOT,
-    )
+    out = draw_deck(family, seed, work, "calibration")
     folder = out / "calibration"
     profile = calibrated_profile(folder / "manifest.json", "tichu")
     labels = json.loads((folder / "labels.json").read_text())
@@ -117,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     specials = [counts.get((card, cloth), [0, 0]) for card in CARDS[:3] for cloth in list(CLOTHS)[1:]]
     print(
         f"Dog, Phoenix and Dragon on the pale cloths: {sum(r for r, _ in specials)} of "
-        f"{sum(t for _, t in specials)} named right ({len(decks)} decks)"
+        f"{sum(t for _, t in specials)} named right ({len(decks)} deck{'s' if len(decks) != 1 else ''})"
     )
     return 0
 
