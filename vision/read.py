@@ -1341,12 +1341,12 @@ def lone_marks(ink: Ink, profile: DeckProfile, image: np.ndarray | None = None) 
     is_mark = np.array([label in MARKS for label in profile.labels], bool)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image is not None else None
     sizes = ink.sizes.astype(np.float64)
+    # Parts cut from fused ink too: a mark printed against its card's frame is one.  (Its
+    # pair of marks, a card's diagonal apart, keeps a letter cut from a line from passing.)
     candidates = [
         component
         for component in range(len(ink.centers))
         if LONE_MARK_SIZES[0] <= sizes[component] <= LONE_MARK_SIZES[1]
-        and ink.root(component) == component
-        and not (ink.lined is not None and bool(ink.lined[component]))
     ]
     if not candidates:
         return []
@@ -1365,9 +1365,17 @@ def lone_marks(ink: Ink, profile: DeckProfile, image: np.ndarray | None = None) 
     to_other = np.where(is_mark, np.inf, distance).min(axis=1)
     reach = MARK_SPREADS * profile.spread
     sure = (best_distance <= reach) & (to_other >= MARK_MARGIN * best_distance)
+    # A part is not looked at where its whole reads as a mark: the "D" of a Dog's "Dg" is
+    # no Dragon's "Dr".
+    sure_roots = {
+        candidates[row] for row in np.flatnonzero(sure) if ink.root(candidates[row]) == candidates[row]
+    }
     by_name: dict[str, list[int]] = {}
     for row in np.flatnonzero(sure):
-        if not _faint(ink, (candidates[row],)):
+        component = candidates[row]
+        if ink.root(component) != component and ink.root(component) in sure_roots:
+            continue
+        if not _faint(ink, (component,)):
             by_name.setdefault(profile.labels[int(best[row])], []).append(int(row))
     found: list[MarkReading] = []
     for name, rows in by_name.items():

@@ -249,6 +249,68 @@ def test_a_special_alone_on_a_pale_cloth_is_found_by_its_two_corner_marks() -> N
     assert find_cards(scene, "tichu", None)[0] == []
 
 
+def test_a_lone_specials_marks_may_be_parts_cut_from_fused_ink_but_not_parts_of_a_mark() -> None:
+    # A mark printed against its card's frame is cut from the line it fused with (a "lined"
+    # part): it still counts as one of the card's two marks.  But where a whole glyph reads
+    # as a mark (the Dog's "Dg"), its parts are not read as marks of their own (a "D" that
+    # passes for the Dragon's "Dr").
+    from vision.detect import ink_components
+    from vision.profile import DeckProfile
+    from vision.read import glyph_vectors, local_axis, lone_marks, quarter_turn
+
+    _, letters, (seven, mark) = lettered_card(
+        200, 320, [("7", (40, 110), 0.8, (20, 20, 20)), ("F", (200, 110), 0.8, (20, 20, 20))]
+    )
+    upright = glyph_vectors(letters, [((mark,), (0.0, 1.0)), ((seven,), (0.0, 1.0))]).astype(np.float32)
+    dog = DeckProfile("tichu", exemplars=upright, labels=("Dog", "7"), spread=0.5)
+    scene, _ = _dog_alone_on_a_pale_cloth()
+    ink = ink_components(scene, paper_regions(scene))
+    assert len(ink.centers) == 2 and [m.rank for m in lone_marks(ink, dog, scene)] == ["Dog"]
+    cut = replace(ink, lined=np.array([False, True]))  # the second mark cut from a frame line
+    assert [m.rank for m in lone_marks(cut, dog, scene)] == ["Dog"]
+    # Each mark's stem (the half of the F toward its card's near side) as a part of its own
+    # (parts 2 and 3 of marks 0 and 1), and a Dragon whose mark looks like such a stem.
+    parts = np.zeros_like(ink.labels)
+    boxes, centers = [], []
+    across = np.array([np.cos(np.radians(25.0)), -np.sin(np.radians(25.0))])  # the card's x axis
+    for whole, side in ((0, -1.0), (1, 1.0)):  # the second F is printed upside down
+        ys, xs = np.nonzero(ink.labels == whole + 1)
+        along = (xs - xs.mean()) * across[0] + (ys - ys.mean()) * across[1]
+        half = np.zeros_like(ink.labels, bool)
+        half[ys[side * along > 0], xs[side * along > 0]] = True
+        parts[half] = whole + 3
+        ys, xs = np.nonzero(half)
+        boxes.append([xs.min(), ys.min(), np.ptp(xs) + 1, np.ptp(ys) + 1])
+        centers.append([xs.mean(), ys.mean()])
+    part_boxes = np.array(boxes, np.int32)
+    halved = replace(
+        ink,
+        boxes=np.concatenate([ink.boxes, part_boxes]),
+        centers=np.concatenate([ink.centers, np.array(centers, np.float32)]),
+        sizes=np.concatenate(
+            [ink.sizes, np.hypot(part_boxes[:, 2], part_boxes[:, 3]).astype(np.float32) / 1.25]
+        ),
+        region=np.concatenate([ink.region, ink.region]),
+        edge=None if ink.edge is None else np.concatenate([ink.edge, ink.edge]),
+        parent=np.array([-1, -1, 0, 1]),
+        part_labels=parts,
+        lined=np.zeros(4, bool),
+    )
+    # (Seen as lone_marks sees it: in the turn of the edges around it that reads the F upright.)
+    axis = local_axis(cv2.cvtColor(scene, cv2.COLOR_BGR2GRAY), (233.0, 185.0), 50.0)
+    assert axis is not None
+    turns = [quarter_turn(axis, k) for k in range(4)]
+    upright_turn = min(
+        turns, key=lambda down: float(np.linalg.norm(glyph_vectors(ink, [((0,), down)])[0] - upright[0]))
+    )
+    half_mark = glyph_vectors(halved, [((2,), upright_turn)]).astype(np.float32)
+    both = DeckProfile("tichu", np.concatenate([upright, half_mark]), ("Dog", "7", "Dragon"), spread=0.5)
+    assert [m.rank for m in lone_marks(halved, both, scene)] == ["Dog"]
+    # (Where the whole reads as no mark, its parts are looked at: then the halves pair up.)
+    no_dog = DeckProfile("tichu", np.concatenate([upright, half_mark]), ("Queen", "7", "Dragon"), spread=0.5)
+    assert "Dragon" in [m.rank for m in lone_marks(halved, no_dog, scene)]
+
+
 def test_a_lone_special_is_sized_by_the_diagonal_the_scanner_lays_cards_by() -> None:
     # lone_marks sizes a special by its marks' distance; _placed_by_twin then takes the card
     # between them only when that size lays them a card's diagonal apart.
