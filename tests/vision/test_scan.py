@@ -227,17 +227,22 @@ def _dog_alone_on_a_pale_cloth(second_mark: bool = True) -> tuple[np.ndarray, np
     return scene, corners
 
 
-def test_a_special_alone_on_a_pale_cloth_is_found_by_its_two_corner_marks() -> None:
-    # No index is read anywhere to size its marks by, and the cloth passes for its paper:
-    # both its corner marks read as the Dog, a card's diagonal apart, are a Dog lying there.
-    from vision.profile import DeckProfile
+def _upright_f_and_seven() -> np.ndarray:
+    """(2, F) glyph vectors of an upright "F" (a Dog's mark, in the tests below) and "7"."""
     from vision.read import glyph_vectors
 
     _, ink, (seven, mark) = lettered_card(
         200, 320, [("7", (40, 110), 0.8, (20, 20, 20)), ("F", (200, 110), 0.8, (20, 20, 20))]
     )
-    exemplars = glyph_vectors(ink, [((mark,), (0.0, 1.0)), ((seven,), (0.0, 1.0))]).astype(np.float32)
-    profile = DeckProfile("tichu", exemplars=exemplars, labels=("Dog", "7"), spread=0.5)
+    return glyph_vectors(ink, [((mark,), (0.0, 1.0)), ((seven,), (0.0, 1.0))]).astype(np.float32)
+
+
+def test_a_special_alone_on_a_pale_cloth_is_found_by_its_two_corner_marks() -> None:
+    # No index is read anywhere to size its marks by, and the cloth passes for its paper:
+    # both its corner marks read as the Dog, a card's diagonal apart, are a Dog lying there.
+    from vision.profile import DeckProfile
+
+    profile = DeckProfile("tichu", exemplars=_upright_f_and_seven(), labels=("Dog", "7"), spread=0.5)
     scene, corners = _dog_alone_on_a_pale_cloth()
     cards, _ = find_cards(scene, "tichu", profile)
     assert [str(c.card) for c in cards] == ["Dog"]
@@ -258,10 +263,7 @@ def test_a_lone_specials_marks_may_be_parts_cut_from_fused_ink_but_not_parts_of_
     from vision.profile import DeckProfile
     from vision.read import glyph_vectors, local_axis, lone_marks, quarter_turn
 
-    _, letters, (seven, mark) = lettered_card(
-        200, 320, [("7", (40, 110), 0.8, (20, 20, 20)), ("F", (200, 110), 0.8, (20, 20, 20))]
-    )
-    upright = glyph_vectors(letters, [((mark,), (0.0, 1.0)), ((seven,), (0.0, 1.0))]).astype(np.float32)
+    upright = _upright_f_and_seven()
     dog = DeckProfile("tichu", exemplars=upright, labels=("Dog", "7"), spread=0.5)
     scene, _ = _dog_alone_on_a_pale_cloth()
     ink = ink_components(scene, paper_regions(scene))
