@@ -1275,7 +1275,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
                 for i in np.argsort(-scores)[:8]:
                     pair = mine[int(i)]
                     members = ink.pair_ink(pair)
-                    if members & used or (found >= 2 and scores[i] < PRINTED_INDEX_SCORE):
+                    if members & used:
                         continue
                     center = ink.centers[list(pair.rank)].mean(axis=0)
                     reading = IndexReading(
@@ -1291,9 +1291,9 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
                     used |= members
                     if scores[i] >= PRINTED_INDEX_SCORE:
                         indices += 1
-                    found += 1
-                    if found > 2:
+                    if found == 2:
                         continue
+                    found += 1
                     vectors.append(rank_vectors[int(i)])
                     labels.append(rank_label)
                     if suit_label is not None:
