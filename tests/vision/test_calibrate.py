@@ -14,6 +14,7 @@ import pytest
 
 from companion.cards import Card, tichu_deck
 from tests.vision.conftest import paste_face, table
+from vision import profile as profile_module
 from vision.profile import (
     CalibrationError,
     DeckProfile,
@@ -336,6 +337,27 @@ def test_whole_card_templates_tell_apart_pictures_that_differ_only_in_colour() -
     turned = np.ascontiguousarray(red[::-1, ::-1])
     name, score, lead = profile.match_template(card_template(turned, quad))
     assert name == "Phoenix" and score > 0.99 and lead > 0.3
+
+
+def test_a_card_template_blurs_only_around_its_card_but_as_the_whole_photo_blurred() -> None:
+    # A large card's template is blurred before sampling, in a window around the card: over
+    # the card's box the window is the photo blurred whole, to the value, also for a card
+    # over the photo's edges.
+    rng = np.random.default_rng(5)
+    photo = np.ascontiguousarray(cv2.resize(rng.integers(0, 256, (60, 90, 3), dtype=np.uint8), (900, 600)))
+    for quad in (
+        np.array([[300, 100], [520, 140], [470, 430], [250, 390]], np.float32),  # inside
+        np.array([[-40, 300], [160, 280], [190, 640], [-10, 660]], np.float32),  # over two edges
+    ):
+        for sigma in (0.9, 2.5, 6.0):
+            window, origin = profile_module._blurred_around(photo, quad, sigma)
+            whole = cv2.GaussianBlur(photo, (0, 0), sigma)
+            x0, y0 = (max(0, int(np.floor(v))) for v in quad.min(axis=0))
+            x1, y1 = (int(np.ceil(v)) + 1 for v in quad.max(axis=0))
+            x1, y1 = min(x1, photo.shape[1]), min(y1, photo.shape[0])
+            ox, oy = int(origin[0]), int(origin[1])
+            assert window.shape[0] * window.shape[1] < photo.shape[0] * photo.shape[1] / 4
+            assert np.array_equal(window[y0 - oy : y1 - oy, x0 - ox : x1 - ox], whole[y0:y1, x0:x1])
 
 
 def test_a_profile_from_an_older_trickmate_is_refused_with_a_clear_message(tmp_path: Path) -> None:
