@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_vision.py [--scenes 20] [--skip-eval] [--skip-memory]
 
-Prints, on one CPU core (OpenCV limited to one thread):
+Prints, on one thread (as `trickmate scan` runs: :mod:`vision.process`):
 - the evaluation table of ``python -m vision.evaluate`` (every set in sample_images/);
 - scan time per 1920x1080 generated photo with 8 to 16 cards, of a Tichu and of a standard
   deck (median, p95 over the photos of each photo's middle time of three runs), and the time
@@ -22,7 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("OMP_NUM_THREADS", "1")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -35,12 +34,10 @@ from vision.synth import SceneSpec, render_scene  # noqa: E402
 # carries it across exec from the parent, which has just drawn a 12 MP scene.
 MEMORY_PROBE = """
 import sys, json
-import cv2
-cv2.setNumThreads(1)
 from vision.io import read_image
-from vision.memory import reuse_freed_memory
+from vision.process import prepare_for_scanning
 from vision.scan import scan_image
-reuse_freed_memory()
+prepare_for_scanning()
 
 def status_kb(field):
     for line in open('/proc/self/status'):
@@ -61,7 +58,6 @@ print(json.dumps(figures))
 def speed(scenes: int, game: str) -> None:
     from vision.scan import scan_image
 
-    cv2.setNumThreads(1)
     scan_ms, draw_ms = [], []
     for seed in range(scenes):
         rng = np.random.default_rng([777, seed])
@@ -124,13 +120,12 @@ def main() -> int:
     except ImportError as error:
         print(f"vision.scan is not available yet ({error}); nothing to measure")
         return 1
-    from vision.memory import reuse_freed_memory
+    from vision.process import prepare_for_scanning
 
-    reuse_freed_memory()  # as `trickmate scan` and `serve` do
+    prepare_for_scanning()  # as `trickmate scan` and `serve` do: one thread, memory reused
     if not args.skip_eval:
         from vision import evaluate
 
-        cv2.setNumThreads(1)
         evaluate.main([])
     for game in ("tichu", "standard"):
         speed(args.scenes, game)

@@ -373,9 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list each image's missed and extra cards")
     parser.add_argument("--by-family", action="store_true", help="also give the figures per deck family")
     args = parser.parse_args(argv)
-    from vision.memory import reuse_freed_memory
+    from vision.process import prepare_for_scanning
 
-    reuse_freed_memory()  # as `trickmate scan` does: its times are the ones reported
+    prepare_for_scanning()  # as `trickmate scan` does: its times are the ones reported
 
     sets = list(args.sets) or default_sets()
     if not sets:

@@ -9,8 +9,9 @@ memory before giving any back, brings that to about 50 faults a photo.  The pric
 a process may hold up to ``KEPT_FREE`` more than it uses.
 
 The scanner's entry points (``trickmate scan``, ``calibrate`` and ``serve``, the evaluation
-command and the benchmark) call :func:`reuse_freed_memory` once; the library itself leaves
-the process's settings alone.
+command and the benchmark) call :func:`reuse_freed_memory` once, through
+:func:`vision.process.prepare_for_scanning`; the library itself leaves the process's
+settings alone.
 """
 
 from __future__ import annotations

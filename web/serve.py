@@ -124,10 +124,10 @@ def print_banner(url: str, local_url: str, data: str, show_qr: bool) -> None:
 def run(args: Any) -> int:
     from cheroot import wsgi
 
-    from vision.memory import reuse_freed_memory
+    from vision.process import prepare_for_scanning
     from web.app import create_app, get_notifier
 
-    reuse_freed_memory()  # the scan page's photos are scanned in this process
+    prepare_for_scanning()  # the scan page's photos are scanned in this process
 
     config: dict[str, Any] = {}
     if args.data:

@@ -69,10 +69,10 @@ def read_manifest(path: Path, game: str) -> list[tuple[Path, str, tuple[Any, ...
 
 def run(args: argparse.Namespace) -> int:
     from vision.io import ImageError, read_image
-    from vision.memory import reuse_freed_memory
+    from vision.process import prepare_for_scanning
     from vision.profile import CalibrationError, calibrate
 
-    reuse_freed_memory()
+    prepare_for_scanning()
 
     try:
         entries = read_manifest(Path(args.manifest), args.game)

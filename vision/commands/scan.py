@@ -18,11 +18,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.io import ImageError, read_photo
-    from vision.memory import reuse_freed_memory
+    from vision.process import prepare_for_scanning
     from vision.profile import DeckProfile, ProfileError, builtin_profile
     from vision.scan import scan_image
 
-    reuse_freed_memory()
+    prepare_for_scanning()
 
     try:
         profile = DeckProfile.load(args.deck) if args.deck else builtin_profile(args.game)
