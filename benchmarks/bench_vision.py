@@ -5,8 +5,9 @@
 Prints, on one thread (as `trickmate scan` runs: :mod:`vision.process`):
 - the evaluation table of ``python -m vision.evaluate`` (every set in sample_images/);
 - scan time per 1920x1080 generated photo with 8 to 16 cards, of a Tichu and of a standard
-  deck (median, p95 over the photos of each photo's middle time of three runs), and the time
-  the generator takes to draw one;
+  deck read with the built-in profiles, and of the sample calibration deck read with its
+  calibrated profile (median, p95 over the photos of each photo's middle time of three
+  runs), and the time the generator takes to draw one;
 - the peak memory of reading and scanning a 12-megapixel JPEG, measured in a fresh process
   (peak resident set size minus the size before reading).
 """
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -55,31 +57,50 @@ print(json.dumps(figures))
 """
 
 
-def speed(scenes: int, game: str) -> None:
+def speed(scenes: int, game: str, profile: Any = None, style: Any = None, name: str = "") -> None:
+    """Scan times of ``scenes`` generated 1920x1080 photos of ``game`` (of deck ``style`` read
+    with ``profile``, where given)."""
     from vision.scan import scan_image
 
+    name = name or game
     scan_ms, draw_ms = [], []
     for seed in range(scenes):
         rng = np.random.default_rng([777, seed])
         layout = ("apart", "fan", "pile", "mixed")[seed % 4]
-        spec = SceneSpec(width=1920, height=1080, game=game, layout=layout, max_cards=16, jpeg_quality=85)
+        spec = SceneSpec(
+            width=1920, height=1080, game=game, style=style, layout=layout, max_cards=16, jpeg_quality=85
+        )
         start = time.perf_counter()
         image, _ = render_scene(rng, spec)
         draw_ms.append((time.perf_counter() - start) * 1000)
-        scan_image(image, game)  # warm caches on the first, and measure the rest alike
+        scan_image(image, game, profile)  # warm caches on the first, and measure the rest alike
         # Each photo is timed three times and its middle time kept: a shared machine's
         # neighbours slow single runs by a fifth or more at random moments.
         times = []
         for _ in range(3):
             start = time.perf_counter()
-            scan_image(image, game)
+            scan_image(image, game, profile)
             times.append((time.perf_counter() - start) * 1000)
         scan_ms.append(float(np.median(times)))
     print(
-        f"1920x1080 {game} scan, {scenes} photos: median {np.median(scan_ms):.1f} ms, "
+        f"1920x1080 {name} scan, {scenes} photos: median {np.median(scan_ms):.1f} ms, "
         f"p95 {np.percentile(scan_ms, 95):.1f} ms (one thread, each photo's middle time of three runs)"
     )
-    print(f"1920x1080 {game} generator: median {np.median(draw_ms):.1f} ms per photo")
+    print(f"1920x1080 {name} generator: median {np.median(draw_ms):.1f} ms per photo")
+
+
+def calibrated_speed(scenes: int) -> None:
+    """:func:`speed` of the calibration deck of sample_images/ (the `calibration_scenes`
+    set's), calibrated from its row photos as `trickmate calibrate` does."""
+    from vision.evaluate import calibrated_profile
+    from vision.synth.style import DeckStyle
+
+    folder = ROOT / "sample_images"
+    labels = json.loads((folder / "calibration_scenes" / "labels.json").read_text())
+    family, _, seed = str(labels["images"][0]["style"]).rpartition("-")  # "mountain-2024"
+    profile = calibrated_profile(folder / "calibration" / "manifest.json", "tichu")
+    style = DeckStyle.from_seed(int(seed), family=family)
+    speed(scenes, "tichu", profile, style, f"tichu calibrated ({family}:{int(seed)})")
 
 
 def memory() -> None:
@@ -129,6 +150,7 @@ def main() -> int:
         evaluate.main([])
     for game in ("tichu", "standard"):
         speed(args.scenes, game)
+    calibrated_speed(args.scenes)
     if not args.skip_memory:
         memory()
     return 0
