@@ -6,8 +6,13 @@ and prints per set: images, cards, precision, recall, exact-image rate (every ca
 nothing extra), exact-points rate (the card points add up to the truth) and milliseconds per
 image (median and 95th percentile, scanning only, not reading the file).
 
+With ``--misses`` it also says what became of each missed card whose labels mark the index
+corners that show (``index_corners``, as the synthetic sets have them): the scanner read
+nothing there ("unread"), read another card there ("misread"), read it right but laid its
+card elsewhere ("laid elsewhere", a false card too), or no index of it shows.
+
 A set is a folder with JPEGs and ``labels.json`` = {"game", "images": [{"file", "cards":
-[{"card", "corners"}], ...}]}. A set whose labels name a ``calibration_manifest`` is scanned
+[{"card", "corners", "index_corners"?}], ...}]}. A set whose labels name a ``calibration_manifest`` is scanned
 with a profile calibrated from that manifest (as a user would, with ``trickmate calibrate``)
 unless ``--deck`` is given or ``--no-calibrate``.
 
@@ -31,7 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -54,10 +59,29 @@ class Prediction:
 
 @dataclass(frozen=True)
 class Truth:
-    """A labelled card: ``corners`` (4, 2), the card outline in image pixels."""
+    """A labelled card: ``corners`` (4, 2), the card outline in image pixels, and the
+    outlines (4, 2) of its index corners that show, where labelled."""
 
     card: str
     corners: np.ndarray
+    index_corners: tuple[np.ndarray, ...] = ()
+
+
+@dataclass(frozen=True)
+class IndexSeen:
+    """An index (or a special's mark) the scanner read, whatever card it made of it: the card
+    the index names and its (2,) centre in image pixels."""
+
+    card: str
+    center: np.ndarray
+
+
+class Scanned(NamedTuple):
+    """What a predictor may return instead of its predictions alone: those and the indices it
+    read on the way (for :func:`miss_kinds`)."""
+
+    predictions: list[Prediction]
+    seen: list[IndexSeen]
 
 
 @dataclass(frozen=True)
@@ -74,6 +98,7 @@ class ImageOutcome:
     missed: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     family: str = ""  # the deck family of a synthetic photo, when labelled
+    missed_kinds: tuple[str, ...] = ()  # what became of each missed card (:func:`miss_kinds`)
 
 
 @dataclass(frozen=True)
@@ -96,7 +121,11 @@ class SetSummary:
     errors: list[str] = field(default_factory=list)
 
 
-Predictor = Callable[[np.ndarray, str], list[Prediction]]
+Predictor = Callable[[np.ndarray, str], list[Prediction] | Scanned]
+
+#: What became of a missed card (:func:`miss_kinds`).
+NO_INDEX, UNREAD, MISREAD, LAID_ELSEWHERE = "no index showing", "unread", "misread", "laid elsewhere"
+MISS_KINDS = (UNREAD, MISREAD, LAID_ELSEWHERE, NO_INDEX)
 
 
 # --- pure matching and metrics ---------------------------------------------------------------
@@ -160,6 +189,48 @@ def match_cards(predictions: Sequence[Prediction], truths: Sequence[Truth]) -> l
     return sorted(pairs)
 
 
+def miss_kinds(truths: Sequence[Truth], missed: Sequence[int], seen: Sequence[IndexSeen]) -> tuple[str, ...]:
+    """What became of each ``missed`` truth (indices into ``truths``), by the indices ``seen``:
+    each goes to the labelled index corner nearest its centre, within that corner's diagonal
+    (at least 10 pixels); a missed card none of whose index corners shows is :data:`NO_INDEX`,
+    one with nothing read at them :data:`UNREAD`, one with only other cards read there
+    :data:`MISREAD`, and one read right there :data:`LAID_ELSEWHERE` (its card was laid
+    where no label matched it).
+
+    >>> index = np.array([[0, 0], [8, 0], [8, 14], [0, 14]], np.float32)
+    >>> truths = [Truth("Kj", np.zeros((4, 2)), (index,)), Truth("5s", np.zeros((4, 2)), (index + 40,)),
+    ...           Truth("9p", np.zeros((4, 2)), (index + 80,)), Truth("Dog", np.zeros((4, 2)))]
+    >>> seen = [IndexSeen("Kj", np.array([5.0, 6.0])), IndexSeen("6s", np.array([43.0, 47.0])),
+    ...         IndexSeen("Kt", np.array([60.0, 60.0]))]  # the last far from every index
+    >>> miss_kinds(truths, [0, 1, 2, 3], seen)
+    ('laid elsewhere', 'misread', 'unread', 'no index showing')
+    """
+    corners = [
+        (j, outline.mean(axis=0), max(float(np.linalg.norm(outline[2] - outline[0])), 10.0))
+        for j, truth in enumerate(truths)
+        for outline in truth.index_corners
+    ]
+    read_at: dict[int, list[str]] = {}
+    for index in seen:
+        if not corners:
+            break
+        distances = [float(np.linalg.norm(index.center - center)) for _, center, _ in corners]
+        nearest = int(np.argmin(distances))
+        owner, _, reach = corners[nearest]
+        if distances[nearest] <= reach:
+            read_at.setdefault(owner, []).append(index.card)
+    kinds = []
+    for j in missed:
+        names = read_at.get(j, [])
+        if not truths[j].index_corners:
+            kinds.append(NO_INDEX)
+        elif truths[j].card in names:
+            kinds.append(LAID_ELSEWHERE)
+        else:
+            kinds.append(MISREAD if names else UNREAD)
+    return tuple(kinds)
+
+
 def card_points_of(cards: Sequence[str], game: str) -> int:
     """Card points of card names of ``game``'s deck (unreadable names count 0).
 
@@ -177,13 +248,20 @@ def card_points_of(cards: Sequence[str], game: str) -> int:
 
 
 def score_image(
-    file: str, predictions: Sequence[Prediction], truths: Sequence[Truth], game: str, ms: float = 0.0
+    file: str,
+    predictions: Sequence[Prediction],
+    truths: Sequence[Truth],
+    game: str,
+    ms: float = 0.0,
+    seen: Sequence[IndexSeen] | None = None,
 ) -> ImageOutcome:
-    """Match one image's predictions to its labels and judge it."""
+    """Match one image's predictions to its labels and judge it (with the indices ``seen``,
+    also what became of each missed card)."""
     pairs = match_cards(predictions, truths)
     used_predictions = {i for i, _ in pairs}
     used_truths = {j for _, j in pairs}
-    missed = tuple(truths[j].card for j in range(len(truths)) if j not in used_truths)
+    missing = [j for j in range(len(truths)) if j not in used_truths]
+    missed = tuple(truths[j].card for j in missing)
     extra = tuple(predictions[i].card for i in range(len(predictions)) if i not in used_predictions)
     points_exact = card_points_of([p.card for p in predictions], game) == card_points_of(
         [t.card for t in truths], game
@@ -198,6 +276,7 @@ def score_image(
         ms=ms,
         missed=missed,
         extra=extra,
+        missed_kinds=miss_kinds(truths, missing, seen) if seen is not None else (),
     )
 
 
@@ -249,7 +328,14 @@ def load_labels(set_dir: Path) -> dict[str, Any]:
 
 
 def truths_of(entry: dict[str, Any]) -> list[Truth]:
-    return [Truth(str(c["card"]), np.asarray(c["corners"], np.float32)) for c in entry.get("cards", [])]
+    return [
+        Truth(
+            str(c["card"]),
+            np.asarray(c["corners"], np.float32),
+            tuple(np.asarray(outline, np.float32) for outline in c.get("index_corners", [])),
+        )
+        for c in entry.get("cards", [])
+    ]
 
 
 def evaluate_set(
@@ -260,8 +346,9 @@ def evaluate_set(
     read: Callable[[Path], np.ndarray] | None = None,
 ) -> tuple[SetSummary, list[ImageOutcome]]:
     """Scan every labelled image of ``set_dir`` with ``predictor`` (image, game) and score
-    it. ``read`` reads an image file (default: vision.io.read_image). Predicted corners are
-    scaled back if the reader shrank the image."""
+    it. ``read`` reads an image file (default: vision.io.read_image). Predicted corners (and
+    the centres of indices seen, from a predictor returning :class:`Scanned`) are scaled back
+    if the reader shrank the image."""
     if read is None:
         from vision.io import read_image
 
@@ -280,29 +367,44 @@ def evaluate_set(
             outcomes.append(replace(score_image(file, [], truths, game), family=str(entry.get("family", ""))))
             continue
         start = time.perf_counter()
-        predictions = predictor(image, game)
+        scanned = predictor(image, game)
         ms = (time.perf_counter() - start) * 1000
+        predictions, seen = scanned if isinstance(scanned, Scanned) else (scanned, None)
         width = entry.get("width")
         if width and image.shape[1] != width:
             factor = float(width) / image.shape[1]
             predictions = [Prediction(p.card, p.corners * factor, p.confidence) for p in predictions]
-        outcome = score_image(file, predictions, truths, game, ms)
+            if seen is not None:
+                seen = [IndexSeen(index.card, index.center * factor) for index in seen]
+        outcome = score_image(file, predictions, truths, game, ms, seen)
         outcomes.append(replace(outcome, family=str(entry.get("family", ""))))
     summary = summarise(name or set_dir.name, outcomes, profile)
     summary.errors.extend(errors)
     return summary, outcomes
 
 
-def scanner_predictor(profile: Any = None) -> Predictor:
-    """The real scanner (vision.scan.scan_image) as a predictor, with an optional profile."""
-    from vision.scan import scan_image
+def scanner_predictor(profile: Any = None, census: bool = False) -> Predictor:
+    """The real scanner (vision.scan.scan_image) as a predictor, with an optional profile;
+    with ``census``, it returns :class:`Scanned`, with the indices it read (its working
+    readings, :func:`vision.scan.find_cards`), timed the same."""
+    from vision.scan import find_cards, scan_image
 
-    def predict(image: np.ndarray, game: str) -> list[Prediction]:
-        result = scan_image(image, game, profile)
+    def predictions_of(cards: Sequence[Any]) -> list[Prediction]:
         return [
             Prediction(str(found.card), np.asarray(found.corners, np.float32), float(found.confidence))
-            for found in result.cards
+            for found in cards
         ]
+
+    def predict(image: np.ndarray, game: str) -> list[Prediction] | Scanned:
+        if not census:
+            return predictions_of(scan_image(image, game, profile).cards)
+        cards, working = find_cards(image, game, profile if profile is None or profile.game == game else None)
+        scale = float(working["scale"])
+        seen = [
+            IndexSeen(str(reading.card(game)), np.asarray(reading.center, np.float64) * scale)
+            for reading in working["readings"]
+        ]
+        return Scanned(predictions_of(cards), seen)
 
     return predict
 
@@ -362,6 +464,29 @@ def format_table(summaries: Sequence[SetSummary]) -> str:
     return "\n".join(lines)
 
 
+def format_misses(name: str, outcomes: Sequence[ImageOutcome], game: str) -> str:
+    """One line: how many cards of a set were missed, and of what kind (:func:`miss_kinds`),
+    with how many of each were special cards (Tichu's four, jokers).
+
+    >>> a = ImageOutcome("a.jpg", 3, 1, 0, False, False, 5.0, missed=("Kj", "Dragon", "5s"),
+    ...                  missed_kinds=("unread", "unread", "misread"))
+    >>> format_misses("demo", [a], "tichu")
+    'demo: 3 missed: 2 unread (1 special), 1 misread, 0 laid elsewhere, 0 no index showing'
+    """
+    deck = Deck.TICHU if game == "tichu" else Deck.STANDARD
+    counts = {kind: [0, 0] for kind in MISS_KINDS}
+    for outcome in outcomes:
+        for card, kind in zip(outcome.missed, outcome.missed_kinds, strict=False):
+            counts[kind][0] += 1
+            counts[kind][1] += Card.parse(card, deck).special is not None
+    missed = sum(len(o.missed) for o in outcomes)
+    parts = [
+        f"{total} {kind}" + (f" ({special} special)" if special else "")
+        for kind, (total, special) in counts.items()
+    ]
+    return f"{name}: {missed} missed: " + ", ".join(parts)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("sets", nargs="*", type=Path, help="set folders (default: all in sample_images/)")
@@ -372,6 +497,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="write the figures as JSON to standard output")
     parser.add_argument("--errors", action="store_true", help="list each image's missed and extra cards")
     parser.add_argument("--by-family", action="store_true", help="also give the figures per deck family")
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="also say what became of each missed card (unread, misread, ...)",
+    )
     args = parser.parse_args(argv)
     from vision.process import prepare_for_scanning
 
@@ -393,7 +523,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     summaries: list[SetSummary] = []
     family_summaries: list[SetSummary] = []
-    details: dict[str, list[ImageOutcome]] = {}
+    # (Per set in the order given: two sets may share a folder name.)
+    details: list[tuple[str, list[ImageOutcome], str]] = []
     for set_dir in sets:
         try:
             labels = load_labels(set_dir)
@@ -416,11 +547,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     file=sys.stderr,
                 )
                 profile_name = "uncalib"
-        summary, outcomes = evaluate_set(set_dir, scanner_predictor(profile), profile=profile_name)
+        summary, outcomes = evaluate_set(
+            set_dir, scanner_predictor(profile, args.misses), profile=profile_name
+        )
         summaries.append(summary)
         if args.by_family:
             family_summaries.extend(by_family(summary.name, outcomes, profile_name))
-        details[summary.name] = outcomes
+        details.append((summary.name, outcomes, str(labels["game"])))
         for problem in summary.errors:
             print(f"{summary.name}: could not read {problem}", file=sys.stderr)
     if args.json:
@@ -428,17 +561,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.by_family:
             document["families"] = {s.name: asdict(s) for s in family_summaries}
         if args.errors:
-            document["images"] = {name: [asdict(o) for o in found] for name, found in details.items()}
+            document["images"] = {name: [asdict(o) for o in found] for name, found, _ in details}
         print(json.dumps(document, indent=2))
     else:
         print(format_table(summaries))
         if args.by_family:
             print(format_table(family_summaries))
+        if args.misses:
+            for name, found, game in details:
+                print(format_misses(name, found, game))
         if args.errors:
-            for name, found in details.items():
+            for name, found, _ in details:
                 for o in found:
                     if not o.exact:
-                        missed, extra = " ".join(o.missed) or "-", " ".join(o.extra) or "-"
+                        named = o.missed  # with --misses, each with what became of it
+                        if o.missed_kinds:
+                            kinds = zip(o.missed, o.missed_kinds, strict=True)
+                            named = tuple(f"{card} ({kind})" for card, kind in kinds)
+                        missed, extra = " ".join(named) or "-", " ".join(o.extra) or "-"
                         print(f"{name}/{o.file}: missed {missed}; extra {extra}")
     return 0
 

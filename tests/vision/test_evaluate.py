@@ -162,12 +162,15 @@ def test_an_unreadable_image_counts_as_missed_and_is_reported(tiny_set: Path) ->
 def test_command_line_prints_a_table_and_json(
     tiny_set: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(evaluate, "scanner_predictor", lambda profile=None: truth_predictor(tiny_set))
+    def scanner(profile: object = None, census: bool = False) -> evaluate.Predictor:
+        return truth_predictor(tiny_set)
+
+    monkeypatch.setattr(evaluate, "scanner_predictor", scanner)
     assert evaluate.main([str(tiny_set)]) == 0
     table = capsys.readouterr().out.splitlines()
     assert table[0].split()[:4] == ["set", "profile", "images", "cards"]
     assert table[1].split()[:6] == ["tiny", "builtin", "2", "2", "1.000", "1.000"]
-    monkeypatch.setattr(evaluate, "scanner_predictor", lambda profile=None: truth_predictor(tiny_set))
+    monkeypatch.setattr(evaluate, "scanner_predictor", scanner)
     assert evaluate.main(["--json", str(tiny_set)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["sets"]["tiny"]["recall"] == 1.0 and document["sets"]["tiny"]["images"] == 2
@@ -176,6 +179,57 @@ def test_command_line_prints_a_table_and_json(
     (tiny_set.parent / "junk.profile").write_bytes(b"not a profile")
     assert evaluate.main(["--deck", str(tiny_set.parent / "junk.profile"), str(tiny_set)]) == 2
     assert "cannot use the deck profile" in capsys.readouterr().err
+
+
+def test_misses_say_what_became_of_each_missed_card(
+    tiny_set: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The K of Jade's index corner is labelled; the Dragon shows none.  A scanner that read
+    # the K right but laid it elsewhere, then one that read a Q there, then one blind.
+    labels = json.loads((tiny_set / "labels.json").read_text())
+    labels["images"][0]["cards"][0]["index_corners"] = [box(6, 6, 11, 16).tolist()]
+    (tiny_set / "labels.json").write_text(json.dumps(labels))
+
+    def scanner(name: str | None) -> evaluate.Predictor:
+        def predict(image: np.ndarray, game: str) -> evaluate.Scanned:
+            seen = [evaluate.IndexSeen(name, np.array([8.5, 11.0]))] if name else []
+            laid = [Prediction(name, box(50, 40, 70, 58))] if name else []
+            return evaluate.Scanned(laid, seen)
+
+        return predict
+
+    kinds = [evaluate_set(tiny_set, scanner(name))[1][0].missed_kinds for name in ("Kj", "Qj", None)]
+    assert kinds == [
+        ("laid elsewhere", "no index showing"),
+        ("misread", "no index showing"),
+        ("unread", "no index showing"),
+    ]
+    monkeypatch.setattr(evaluate, "scanner_predictor", lambda profile=None, census=False: scanner("Qj"))
+    assert evaluate.main(["--misses", "--errors", str(tiny_set)]) == 0
+    out = capsys.readouterr().out
+    assert "tiny: 2 missed: 0 unread, 1 misread, 0 laid elsewhere, 1 no index showing (1 special)" in out
+    assert "tiny/one.jpg: missed Kj (misread) Dragon (no index showing); extra Qj" in out
+
+
+def test_the_real_scanner_reports_the_indices_it_read_where_they_lie() -> None:
+    # A sample photo of the held-out Tichu families, read with the built-in profile: the
+    # cards it finds were read at their labelled index corners.
+    folder = SAMPLES / "tichu_heldout"
+    entry = json.loads((folder / "labels.json").read_text())["images"][0]
+    from vision.io import read_image
+
+    scanned = evaluate.scanner_predictor(census=True)(read_image(folder / entry["file"]), "tichu")
+    assert isinstance(scanned, evaluate.Scanned) and scanned.predictions
+    truths = evaluate.truths_of(entry)
+    found = {truths[j].card for _, j in evaluate.match_cards(scanned.predictions, truths)}
+    read_right = {
+        truth.card
+        for truth in truths
+        for outline in truth.index_corners
+        for index in scanned.seen
+        if index.card == truth.card and float(np.linalg.norm(index.center - outline.mean(axis=0))) < 15
+    }
+    assert found and found <= read_right
 
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
@@ -220,7 +274,7 @@ def test_a_set_with_a_calibration_manifest_is_scanned_with_the_learnt_profile(
     given: list[object] = []
     monkeypatch.setattr(evaluate, "calibrated_profile", lambda manifest, game: learnt)
 
-    def predictor(profile: object = None) -> evaluate.Predictor:
+    def predictor(profile: object = None, census: bool = False) -> evaluate.Predictor:
         given.append(profile)
         return truth_predictor(tiny_set)
 
