@@ -12,9 +12,9 @@ nothing there ("unread"), read another card there ("misread"), read it right but
 card elsewhere ("laid elsewhere", a false card too), or no index of it shows.
 
 A set is a folder with JPEGs and ``labels.json`` = {"game", "images": [{"file", "cards":
-[{"card", "corners", "index_corners"?}], ...}]}. A set whose labels name a ``calibration_manifest`` is scanned
-with a profile calibrated from that manifest (as a user would, with ``trickmate calibrate``)
-unless ``--deck`` is given or ``--no-calibrate``.
+[{"card", "corners", "index_corners" (optional)}], ...}]}. A set whose labels name a
+``calibration_manifest`` is scanned with a profile calibrated from that manifest (as a user
+would, with ``trickmate calibrate``) unless ``--deck`` is given or ``--no-calibrate``.
 
 Matching a prediction to a label: the same card, and the prediction's corner centroid lies
 inside the label's card outline or the two outlines overlap with IoU > 0.3. Each label is
