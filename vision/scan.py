@@ -430,6 +430,7 @@ def assemble(
     # A deck may print three or four indices: one may be its card's top-right (Tichu decks
     # too: tichu_unseen_type found one card more, no other set changed).
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32) if loose else None
+    printing_more = profile is not None and profile.indices >= 3
     in_cards = (regions.labels > 0).astype(np.uint8) if loose else None
     kept: list[_Candidate] = []
     for reading in loose:
@@ -440,7 +441,10 @@ def assemble(
         top_right = (
             # A deck calibration saw print two indices only has none at a card's top right.
             (profile is None or profile.indices != 2)
-            and is_top_right(near)
+            # In a pile the paper left of a top-right index may be other cards' art; in a
+            # deck calibration saw print three or four, the table right beside it and card
+            # outlines to its left tell too.
+            and (is_top_right(near) or (printing_more and _table_side(sides) == -1))
             # Its card's opposite index read down and to its right: a top-left index (in a
             # fan, the card beside it may pass for paper to its left).
             and not any(_spans_a_card(reading, other, game) for other in loose)
@@ -563,10 +567,15 @@ EDGE_TABLE = (0.15, 0.7)
 EDGE_MARGIN = 1.2
 
 
-def _table_side(candidate: _Candidate) -> int:
-    """1 when the table lies just left of ``candidate``'s index and its paper to the right
-    (its card lies to the right: a top-left index), -1 when the other way round, else 0."""
-    left, right = candidate.sides
+def _table_side(sides: tuple[float, float]) -> int:
+    """1 when the table lies just left of an index and card outlines to its right (its
+    :func:`card_sides`: its card lies to the right, a top-left index), -1 when the other way
+    round, else 0.
+
+    >>> _table_side((0.05, 0.9)), _table_side((0.9, 0.05)), _table_side((0.4, 0.9))
+    (1, -1, 0)
+    """
+    left, right = sides
     if left <= EDGE_TABLE[0] and right >= EDGE_TABLE[1]:
         return 1
     if right <= EDGE_TABLE[0] and left >= EDGE_TABLE[1]:
@@ -609,7 +618,7 @@ def _one_edge(kept: _Candidate, candidate: _Candidate) -> _Candidate | None:
         return None
     # The table right beside one of them tells the side; paper alone does not (in a pile
     # another card's paper lies beyond the card's edge, and its own art within it).
-    vote = _table_side(kept) - _table_side(candidate)
+    vote = _table_side(kept.sides) - _table_side(candidate.sides)
     if vote == 0:
         return None
     first = kept if vote > 0 else candidate

@@ -484,6 +484,33 @@ def test_a_deck_calibrated_as_printing_two_indices_has_no_top_right_one(
         assert inside is on_the_card, (indices, centre)
 
 
+def test_a_top_right_index_beside_dark_art_is_told_by_the_table_beyond_it() -> None:
+    # A deck printing three indices.  A second card hides the seven's left part; the seven's
+    # art reaches close to its top-right index, so the paper to that index's left is dark art
+    # and the paper test cannot say "top right".  The table right beside the index and the
+    # card's outline to its left do, for a deck calibration saw print three indices.
+    from vision.profile import DeckProfile
+
+    seven = draw_card("7", "star", 1.5)
+    h, w = seven.shape[:2]
+    corner = seven[6:81, 6:51].copy()
+    ink_columns = np.flatnonzero((corner.min(axis=2) < 200).any(axis=0))
+    index = corner[:, int(ink_columns[0]) : int(ink_columns[-1]) + 1]
+    seven[6:81, w - 4 - index.shape[1] : w - 4] = index
+    seven[10 : h - 10, 14 : w - 8 - index.shape[1]] = (70, 40, 110)  # art up to the index
+    scene = table(500, 600)
+    under = paste(scene, seven, (330.0, 250.0), 0.0)
+    paste(scene, draw_card("9", "star", 1.5), (245.0, 262.0), 0.0)
+    outline = under.reshape(-1, 1, 2)
+    for indices, on_the_card in ((3, True), (0, False)):
+        cards = scan_image(scene, "tichu", DeckProfile("tichu", indices=indices)).cards
+        found = {str(c.card): c for c in cards}
+        assert sorted(found) == ["7t", "9t"]
+        centre = found["7t"].corners.mean(axis=0)
+        inside = cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) >= 0
+        assert inside is on_the_card, (indices, centre)
+
+
 @pytest.mark.parametrize("angle", [0.0, 160.0])
 def test_a_card_read_at_both_ends_of_its_right_side_lies_to_their_left(angle: float) -> None:
     # A four-index deck.  A second card hides the first's left part, a third lies beside
