@@ -432,6 +432,21 @@ def test_a_card_placed_again_far_smaller_from_part_of_its_index_is_one_card() ->
     assert len(_drop_repeats([whole, copy], "standard")) == 2
 
 
+def seven_with_more_indices(suit: str, bottom_left: bool = True) -> tuple[np.ndarray, int]:
+    """A seven of a deck printing more indices: its top-left index copied to the top right,
+    close to the edge as such decks print it, and (``bottom_left``) turned round at the
+    bottom left.  Returns the face and the index's width."""
+    seven = draw_card("7", suit, 1.5)
+    h, w = seven.shape[:2]
+    corner = seven[6:81, 6:51].copy()  # the top-left index (conftest draws it 4 units in)
+    ink_columns = np.flatnonzero((corner.min(axis=2) < 200).any(axis=0))
+    index = corner[:, int(ink_columns[0]) : int(ink_columns[-1]) + 1]
+    seven[6:81, w - 4 - index.shape[1] : w - 4] = index
+    if bottom_left:
+        seven[h - 81 : h - 6, 4 : 4 + index.shape[1]] = index[::-1, ::-1]
+    return seven, index.shape[1]
+
+
 @pytest.mark.parametrize(
     ("game", "suits", "names"),
     [("standard", ("hearts", "clubs"), ["7h", "9c"]), ("tichu", ("star", "star"), ["7t", "9t"])],
@@ -442,14 +457,7 @@ def test_a_card_showing_only_its_top_right_index_is_placed_to_its_left(
     # A deck printing four indices; a second card hides the first's left part, so only the
     # first's top-right (and bottom-right) index shows.  Placed as from a top-left index it
     # would lie a card's width too far right, on the table.
-    seven = draw_card("7", suits[0], 1.5)
-    h, w = seven.shape[:2]
-    corner = seven[6:81, 6:51].copy()  # the top-left index (conftest draws it 4 units in)
-    # The top-right one printed close to the right edge, as such decks print it.
-    ink_columns = np.flatnonzero((corner.min(axis=2) < 200).any(axis=0))
-    index = corner[:, int(ink_columns[0]) : int(ink_columns[-1]) + 1]
-    seven[6:81, w - 4 - index.shape[1] : w - 4] = index
-    seven[h - 81 : h - 6, 4 : 4 + index.shape[1]] = index[::-1, ::-1]  # bottom left, turned round
+    seven, _ = seven_with_more_indices(suits[0])
     scene = table(500, 600)
     under = paste(scene, seven, (330.0, 250.0), 0.0)
     paste(scene, draw_card("9", suits[1], 1.5), (245.0, 262.0), 0.0)
@@ -491,13 +499,9 @@ def test_a_top_right_index_beside_dark_art_is_told_by_the_table_beyond_it() -> N
     # card's outline to its left do, for a deck calibration saw print three indices.
     from vision.profile import DeckProfile
 
-    seven = draw_card("7", "star", 1.5)
+    seven, index_width = seven_with_more_indices("star", bottom_left=False)
     h, w = seven.shape[:2]
-    corner = seven[6:81, 6:51].copy()
-    ink_columns = np.flatnonzero((corner.min(axis=2) < 200).any(axis=0))
-    index = corner[:, int(ink_columns[0]) : int(ink_columns[-1]) + 1]
-    seven[6:81, w - 4 - index.shape[1] : w - 4] = index
-    seven[10 : h - 10, 14 : w - 8 - index.shape[1]] = (70, 40, 110)  # art up to the index
+    seven[10 : h - 10, 14 : w - 8 - index_width] = (70, 40, 110)  # art up to the index
     scene = table(500, 600)
     under = paste(scene, seven, (330.0, 250.0), 0.0)
     paste(scene, draw_card("9", "star", 1.5), (245.0, 262.0), 0.0)
@@ -518,13 +522,8 @@ def test_a_card_read_at_both_ends_of_its_right_side_lies_to_their_left(angle: fl
     # bottom-right one it spans the card's right side.  Merged as opposite corners the two
     # made a card no wider than a glyph; placed from the top-right one alone, the card lay a
     # card's width too far right.  The table beside the bottom-right index tells the side.
-    seven = draw_card("7", "hearts", 1.5)
-    h, w = seven.shape[:2]
-    corner = seven[6:81, 6:51].copy()
-    ink_columns = np.flatnonzero((corner.min(axis=2) < 200).any(axis=0))
-    index = corner[:, int(ink_columns[0]) : int(ink_columns[-1]) + 1]
-    seven[6:81, w - 4 - index.shape[1] : w - 4] = index
-    seven[h - 81 : h - 6, 4 : 4 + index.shape[1]] = index[::-1, ::-1]
+    seven, _ = seven_with_more_indices("hearts")
+    w = seven.shape[1]
     scene = table(500, 600)
     under = paste(scene, seven, (300.0, 250.0), angle)
     paste(scene, draw_card("9", "clubs", 1.5), (215.0, 262.0), angle)
