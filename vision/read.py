@@ -1577,6 +1577,33 @@ def fan_gap_frames(ink: Ink, readings: list[IndexReading]) -> tuple[np.ndarray, 
     )
 
 
+def read_frames(
+    darkness: np.ndarray,
+    origins: np.ndarray,
+    downs: np.ndarray,
+    units: np.ndarray,
+    game: str,
+    sure: float | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The index networks' reading of index frames (:func:`vision.indexnet.pair_frames`) that
+    no pair proposed: (N, ranks) and (N, suits) probabilities over the ``game``'s ranks and
+    suits (a suit's share of "other" kept back) and (N,) scores, the best rank's probability
+    times the best suit's.  Such a frame's glyphs were never measured, so the network reads
+    them at the typical ratio of unit to rank size (:data:`INDEX_UNIT_PER_SIZE`).  With
+    ``sure``, only scores that may reach it are exact (:class:`vision.indexnet.Reach`: a
+    frame hopeless after the first networks is not read by the rest)."""
+    net = index_net()
+    ratios = np.full(len(origins), np.log(1.0 / INDEX_UNIT_PER_SIZE), np.float32)
+    rank_columns = [net.ranks.index(r) for r in GAME_RANKS[game]]
+    reach = None if sure is None else Reach(rank_columns, sure, np.zeros(len(origins), bool))
+    rank_p, suit_p = net.probabilities(index_patches(darkness, origins, downs, units), ratios, reach)
+    other_suit = suit_p[:, -1]
+    rank_p = rank_p[:, rank_columns]
+    suit_p = suit_p[:, [net.suits.index(s) for s in GAME_SUITS[game]]]
+    suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + other_suit[:, None] + 1e-6)
+    return rank_p, suit_p, rank_p.max(axis=1) * suit_p.max(axis=1)
+
+
 def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[IndexReading]:
     """The indices of :func:`fan_gap_frames` that the index networks read whole at least
     :data:`FAN_GAP_SURE` surely (rank times suit; no Mahjong, whose "1" they read poorly),
@@ -1592,15 +1619,8 @@ def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[Ind
     origins, downs, units = origins[fresh], downs[fresh], units[fresh]
     if not len(origins):
         return []
-    net = index_net()
-    ratios = np.full(len(origins), np.log(1.0 / INDEX_UNIT_PER_SIZE), np.float32)
-    rank_p, suit_p = net.probabilities(index_patches(ink.darkness, origins, downs, units), ratios)
     ranks, suits = GAME_RANKS[game], GAME_SUITS[game]
-    other_suit = suit_p[:, -1]
-    rank_p = rank_p[:, [net.ranks.index(r) for r in ranks]]
-    suit_p = suit_p[:, [net.suits.index(s) for s in suits]]
-    suit_p = suit_p / (suit_p.sum(axis=1, keepdims=True) + other_suit[:, None] + 1e-6)
-    scores = rank_p.max(axis=1) * suit_p.max(axis=1)
+    rank_p, suit_p, scores = read_frames(ink.darkness, origins, downs, units, game)
     found = []
     for k in np.flatnonzero(scores >= FAN_GAP_SURE):
         rank = ranks[int(rank_p[k].argmax())]
@@ -1617,6 +1637,94 @@ def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[Ind
                 float(scores[k]),
                 (float(origins[k][0]), float(origins[k][1])),
                 float(units[k]) / INDEX_UNIT_PER_SIZE,
+                whole=True,
+            )
+        )
+    return found
+
+
+#: A glyph no reading took, sized like a suit (these shares of the photo's median rank size),
+#: may be the suit of an index whose rank ran into something (the next card's rim, a frame
+#: line, its own suit in a blur): the rank's place is looked at above it, one rank-to-suit
+#: distance up each of the downs of the nearest :data:`FREE_SUIT_DOWNS` readings, and counts
+#: where the index networks read a card there at least this surely (as in a fan's gap).
+FREE_SUIT_SURE = FAN_GAP_SURE
+FREE_SUIT_SIZES = (0.5, 1.4)
+FREE_SUIT_DOWNS = 3
+#: (Downs closer than this cosine are one.)
+FREE_SUIT_SAME_DOWN = 0.97
+
+
+def read_above_free_suits(
+    ink: Ink, readings: list[IndexReading], paper: np.ndarray, game: str
+) -> list[IndexReading]:
+    """Indices found from their suit alone: every glyph on ``paper`` ((H, W) region labels,
+    0 off paper) that no reading took and that is sized like a suit (:data:`FREE_SUIT_SIZES`)
+    is read as an index's suit with the rank above it, facing as its nearest readings face
+    and as large (:data:`FREE_SUIT_DOWNS`), where no reading stands; the surest reading of a
+    place counts from :data:`FREE_SUIT_SURE` (no Mahjong, whose "1" the networks read poorly).
+
+    On the eighteen fresh calibrated decks, the frames of such glyphs (41 a photo) read 19
+    missed cards right from 0.65 and one wrongly; frames turned every quarter turn, or
+    with the rank itself taken as the glyph, found more for as many wrong (see
+    ``docs/scanner.md``)."""
+    indexed = [r for r in readings if r.suit and r.rank not in MARKS and r.rank != JOKER]
+    if not indexed or ink.darkness is None or not len(ink.centers):
+        return []
+    origins, downs, units, _ = pair_frames(ink, [r.pair for r in indexed])
+    taken = np.zeros(len(ink.centers), bool)
+    taken[[c for r in readings for c in (*r.pair.rank, r.pair.suit)]] = True
+    rank_size = float(np.median([r.size for r in indexed]))
+    height, width = paper.shape
+    columns, rows = ink.centers[:, 0].astype(np.int64), ink.centers[:, 1].astype(np.int64)
+    inside = (columns >= 0) & (columns < width) & (rows >= 0) & (rows < height)
+    low, high = FREE_SUIT_SIZES[0] * rank_size, FREE_SUIT_SIZES[1] * rank_size
+    free = ~taken & inside & (ink.sizes >= low) & (ink.sizes <= high)
+    free[free] = paper[rows[free], columns[free]] > 0
+    glyphs = np.flatnonzero(free)
+    if not glyphs.size:
+        return []
+    centers = ink.centers[glyphs].astype(np.float32)
+    # Each glyph's nearest readings (G, K), nearest first, and their downs: a down within
+    # FREE_SUIT_SAME_DOWN of a nearer one kept is the same.
+    nearest = np.argsort(np.hypot(*(centers[:, None, :] - origins[None, :, :]).transpose(2, 0, 1)), axis=1)
+    nearest = nearest[:, :FREE_SUIT_DOWNS]
+    near_downs = downs[nearest]
+    kept = np.ones(nearest.shape, bool)
+    for k in range(1, nearest.shape[1]):
+        for j in range(k):
+            same = np.einsum("gi,gi->g", near_downs[:, k], near_downs[:, j]) > FREE_SUIT_SAME_DOWN
+            kept[:, k] &= ~(same & kept[:, j])
+    glyph_of, which = np.nonzero(kept)
+    frame_downs = near_downs[glyph_of, which]
+    frame_units = units[nearest[glyph_of, which]]
+    at = centers[glyph_of] - frame_downs * frame_units[:, None]
+    read_at = np.array([r.center for r in readings], np.float32)
+    distance = np.hypot(*(at[:, None, :] - read_at[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    vacant = distance >= FAN_GAP_NEAR * frame_units
+    if not vacant.any():
+        return []
+    glyph_of, at = glyph_of[vacant], at[vacant]
+    frame_downs, frame_units = frame_downs[vacant], frame_units[vacant]
+    rank_p, suit_p, scores = read_frames(ink.darkness, at, frame_downs, frame_units, game, FREE_SUIT_SURE)
+    ranks, suits = GAME_RANKS[game], GAME_SUITS[game]
+    found: list[IndexReading] = []
+    for k in np.argsort(-scores, kind="stable"):
+        glyph, origin, down, unit = int(glyphs[glyph_of[k]]), at[k], frame_downs[k], float(frame_units[k])
+        rank = ranks[int(rank_p[k].argmax())]
+        if scores[k] < FREE_SUIT_SURE or rank == "1":
+            continue
+        # Two glyphs of one index (a suit and a scrap of it) propose its place twice.
+        if any(np.hypot(*(np.asarray(r.center) - origin)) < FAN_GAP_NEAR * unit for r in found):
+            continue
+        found.append(
+            IndexReading(
+                IndexPair((glyph,), glyph, (float(down[0]), float(down[1]))),
+                rank,
+                suits[int(suit_p[k].argmax())],
+                float(scores[k]),
+                (float(origin[0]), float(origin[1])),
+                unit / INDEX_UNIT_PER_SIZE,
                 whole=True,
             )
         )

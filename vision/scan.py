@@ -47,6 +47,7 @@ from vision.read import (
     fan_gap_frames,
     glyph_vector,
     quarter_turn,
+    read_above_free_suits,
     read_fan_gaps,
     read_joker_words,
     read_jokers,
@@ -914,6 +915,8 @@ def find_cards(
         ]
         readings += [mark for mark in marks if not _amid_a_read_card(mark, readings, game)]
     readings += read_fan_gaps(ink, readings, game)
+    if profile is not None:
+        readings += read_above_free_suits(ink, readings, regions.labels, game)
     if game == "tichu" and profile is not None:
         readings = _mahjongs_read_whole(ink, readings, profile)
     candidates = assemble(readings, regions, game, small, profile)

@@ -67,6 +67,33 @@ def test_an_index_no_reader_read_is_looked_for_where_its_fan_says_it_lies() -> N
     assert read_fan_gaps(bare_info["ink"], bare_info["readings"], "standard") == []
 
 
+def test_an_index_no_pair_proposed_is_read_from_its_suit_alone() -> None:
+    # A fan read but for one card whose rank no pair holds (as when it ran into the next
+    # card's rim): its suit glyph, which no reading took, says where the rank lies, facing
+    # as the readings beside it face, and the index networks read the card there.
+    from vision.read import read_above_free_suits
+
+    scene = table(500, 900)
+    cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds"), ("4", "clubs")]
+    for k, (rank, suit) in enumerate(cards):
+        paste(scene, draw_card(rank, suit, 1.6), (260 + 55 * k, 250), 0.0)
+    _, info = find_cards(scene, "standard")
+    readings: list[IndexReading] = info["readings"]
+    ink, paper = info["ink"], info["regions"].labels
+    king = next(r for r in readings if r.rank == "K")
+    others = [r for r in readings if r is not king]
+    found = read_above_free_suits(ink, others, paper, "standard")
+    assert [(r.rank, r.suit) for r in found] == [("K", "hearts")]
+    assert abs(found[0].center[0] - king.center[0]) < 4.0 and abs(found[0].center[1] - king.center[1]) < 4.0
+    assert found[0].whole and found[0].pair.suit == king.pair.suit
+    # Every index read: every glyph is taken, nothing is looked for.
+    assert read_above_free_suits(ink, readings, paper, "standard") == []
+    # Off the paper a glyph is no suit: the table's green is no card's.
+    assert read_above_free_suits(ink, others, np.zeros_like(paper), "standard") == []
+    # With no reading to face by, nothing is read.
+    assert read_above_free_suits(ink, [], paper, "standard") == []
+
+
 def joker_face(
     colour: tuple[int, int, int], scale: float = 1.5, spacing: float = 1.45, stroke: int = 2
 ) -> np.ndarray:
@@ -492,12 +519,18 @@ def test_a_deck_calibrated_as_printing_two_indices_has_no_top_right_one(
         assert inside is on_the_card, (indices, centre)
 
 
-def test_a_top_right_index_beside_dark_art_is_told_by_the_table_beyond_it() -> None:
+def test_a_top_right_index_beside_dark_art_is_told_by_the_table_beyond_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # A deck printing three indices.  A second card hides the seven's left part; the seven's
     # art reaches close to its top-right index, so the paper to that index's left is dark art
     # and the paper test cannot say "top right".  The table right beside the index and the
     # card's outline to its left do, for a deck calibration saw print three indices.
     from vision.profile import DeckProfile
+
+    # (The seven's bottom-right index, which the art leaves no pair, is read from its suit
+    # alone and would place the card by itself: here the top-right index is alone.)
+    monkeypatch.setattr("vision.read.FREE_SUIT_SURE", 1.1)
 
     seven, index_width = seven_with_more_indices("star", bottom_left=False)
     h, w = seven.shape[:2]
