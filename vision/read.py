@@ -1649,7 +1649,9 @@ def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[Ind
 #: distance up each of the downs of the nearest :data:`FREE_SUIT_DOWNS` readings, and counts
 #: where the index networks read a card there at least this surely (as in a fan's gap).
 FREE_SUIT_SURE = FAN_GAP_SURE
-FREE_SUIT_SIZES = (0.5, 1.4)
+#: (A blurred suit grows, and may take a scrap of its rank along: from 0.5 to 1.4, two
+#: cards fewer on the eighteen fresh decks; from 0.3 to 2.2, one more and one false more.)
+FREE_SUIT_SIZES = (0.4, 1.7)
 FREE_SUIT_DOWNS = 3
 #: (Downs closer than this cosine are one.)
 FREE_SUIT_SAME_DOWN = 0.97
@@ -1664,10 +1666,10 @@ def read_above_free_suits(
     and as large (:data:`FREE_SUIT_DOWNS`), where no reading stands; the surest reading of a
     place counts from :data:`FREE_SUIT_SURE` (no Mahjong, whose "1" the networks read poorly).
 
-    On the eighteen fresh calibrated decks, the frames of such glyphs (41 a photo) read 19
-    missed cards right from 0.65 and one wrongly; frames turned every quarter turn, or
-    with the rank itself taken as the glyph, found more for as many wrong (see
-    ``docs/scanner.md``)."""
+    Prototyped on the eighteen fresh calibrated decks (glyphs 0.5 to 1.4 ranks in size),
+    the frames of such glyphs (41 a photo) read 19 missed cards right from 0.65 and one
+    wrongly; frames turned every quarter turn, or with the rank itself taken as the glyph,
+    found more for as many wrong (see ``docs/scanner.md``)."""
     indexed = [r for r in readings if r.suit and r.rank not in MARKS and r.rank != JOKER]
     if not indexed or ink.darkness is None or not len(ink.centers):
         return []
