@@ -333,6 +333,32 @@ def test_a_mark_where_a_fans_unread_index_must_lie_may_read_less_surely() -> Non
     assert read_marks(ink, [reading], profile, frames=elsewhere) == []
 
 
+def test_a_mark_as_near_its_exemplar_as_calibration_marks_are_needs_no_margin() -> None:
+    # A Dragon's six-pointed star lies nearly as near the Star suit as its own exemplar: it
+    # is the mark where it lies within MARK_CLOSE spreads of the mark's exemplar and no
+    # nearer a rank by more than MARK_CLOSE_MARGIN; further off it needs MARK_MARGIN.
+    from vision.profile import DeckProfile
+    from vision.read import MARK_CLOSE, MARK_CLOSE_MARGIN, MARK_MARGIN, glyph_vectors, read_marks
+
+    _, ink, reading, (mark,) = _seven_and_letters(200, [("F", (200, 110))])
+    shape = glyph_vectors(ink, [((mark,), (0.0, 1.0))])[0]
+    spread = 0.5
+
+    def marks_with(to_dog: float, to_seven: float) -> list[str]:
+        away_dog, away_seven = np.zeros_like(shape), np.zeros_like(shape)
+        away_dog[0], away_seven[1] = to_dog, to_seven
+        exemplars = np.stack([shape + away_dog, shape + away_seven]).astype(np.float32)
+        profile = DeckProfile("tichu", exemplars=exemplars, labels=("Dog", "7"), spread=spread)
+        return [m.rank for m in read_marks(ink, [reading], profile)]
+
+    close = 0.9 * MARK_CLOSE * spread
+    assert marks_with(close, close) == ["Dog"]  # as near a seven: still the Dog
+    assert marks_with(close, 0.95 * MARK_CLOSE_MARGIN * close) == []  # clearly nearer the seven
+    far = 1.2 * MARK_CLOSE * spread
+    assert marks_with(far, far) == []  # not so close: the usual margin
+    assert marks_with(far, 1.05 * MARK_MARGIN * far) == ["Dog"]
+
+
 def test_pale_art_shaped_like_a_mark_is_no_mark() -> None:
     # A scrap of pastel art shaped like the Dog's "F" mark: a printed mark is dark ink.
     from vision.profile import DeckProfile
