@@ -1143,8 +1143,12 @@ def _facing_paper(reading: MarkReading, paper: np.ndarray, image: np.ndarray, in
 _Reading = TypeVar("_Reading", bound=IndexReading)
 
 #: A special's other corner mark places its card when it lies this many (or more) times as
-#: far from the first as the card's size from its marks predicts, and at most the second.
-TWIN_DISTANCE = (0.6, 1.8)
+#: far from the first as the card's size from its marks predicts, and at most the second: a
+#: deck printing small marks on large cards sets them up to 3.5 predicted diagonals apart,
+#: as far as a lone special's (:data:`vision.read.LONE_MARK_SPAN`, 25 glyph sizes against
+#: the generic card's 7.2).  (Twenty-sixth session, at 1.8 before: the 33 calibrated decks
+#: read a Dog at a fan's end that had been laid a card's length off, nothing else changed.)
+TWIN_DISTANCE = (0.6, 3.5)
 
 
 def _placed_by_twin(reading: _Reading, twin: tuple[float, float]) -> _Reading | None:
@@ -1163,6 +1167,12 @@ def _placed_by_twin(reading: _Reading, twin: tuple[float, float]) -> _Reading | 
     >>> [round(v, 3) + 0.0 for v in placed.pair.down], round(placed.size, 3)  # as drawn upright
     ([0.0, 1.0], 5.0)
     >>> _placed_by_twin(turned, (12.0, 11.0)) is None
+    True
+    >>> def beyond(times: float) -> tuple[float, float]:  # the twin further along that diagonal
+    ...     return tuple(float(v) for v in 10.0 + times * (np.asarray(far) - 10.0))
+    >>> round(_placed_by_twin(turned, beyond(2.5)).size, 3)  # small marks on a large card
+    12.5
+    >>> _placed_by_twin(turned, beyond(3.0)) is None  # 3.75 predicted diagonals: too far
     True
     """
     center = np.asarray(reading.center, np.float64)
