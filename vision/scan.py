@@ -200,7 +200,8 @@ def template_card(profile: DeckProfile, template: np.ndarray, game: str) -> tupl
 #: surely and this far ahead of every other card's picture, is the picture's card: its index
 #: was misread.  (Twenty-sixth session, the 33 calibrated decks: of 415 lone outlines read
 #: from their indices that matched a picture so surely, 414 matched their own card's; the
-#: other was an 8 of Swords read as the 8 of Pagodas, which its picture put right.)
+#: other was an 8 of Swords read as the 8 of Pagodas at 0.83 and 0.70, which its picture put
+#: right.)  Only a card none of whose indices read surely is compared.
 PICTURE_OVERRULES = 0.9
 PICTURE_OVERRULES_LEAD = 0.3
 
@@ -445,7 +446,8 @@ def assemble(
         best = max(agreeing, key=lambda r: r.score)
         corners = order_corners(quad, best.pair.down)
         height = float(side_lengths(corners).max())
-        if profile is not None and profile.templates:
+        # (An index read surely is not second-guessed: a picture costs a millisecond.)
+        if profile is not None and profile.templates and not any(_is_sure(r) for r in agreeing):
             card = picture_overruling(profile, card_template(image, quad), card, game)
         candidates.append(_Candidate(card, confidence, corners, corners.mean(axis=0), height, outlined=True))
     # Lone cards without a readable index: whole-card templates (specials, jokers).
