@@ -1615,6 +1615,25 @@ def read_frames(
     return rank_p, suit_p, rank_p.max(axis=1) * suit_p.max(axis=1)
 
 
+def _unread_places(origins: np.ndarray, units: np.ndarray, readings: list[IndexReading]) -> np.ndarray:
+    """(N,) bool: which of the (N, 2) frame ``origins`` no reading stands at, within
+    :data:`FAN_GAP_NEAR` of its frame's unit ((N,) ``units``).
+
+    >>> from vision.detect import IndexPair
+    >>> seven = IndexReading(IndexPair((0,), 1, (0.0, 1.0)), "7", "star", 0.9, (10.0, 10.0), 8.0)
+    >>> origins = np.array([[12.0, 10.0], [40.0, 10.0]], np.float32)
+    >>> _unread_places(origins, np.array([10.0, 10.0], np.float32), [seven]).tolist()
+    [False, True]
+    >>> _unread_places(origins, np.array([10.0, 10.0], np.float32), []).tolist()
+    [True, True]
+    """
+    if not readings:
+        return np.ones(len(origins), bool)
+    read_at = np.array([r.center for r in readings], np.float32)
+    distance = np.hypot(*(origins[:, None, :] - read_at[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    return np.asarray(distance >= FAN_GAP_NEAR * units)
+
+
 def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[IndexReading]:
     """The indices of :func:`fan_gap_frames` that the index networks read whole at least
     :data:`FAN_GAP_SURE` surely (rank times suit; no Mahjong, whose "1" they read poorly),
@@ -1624,9 +1643,7 @@ def read_fan_gaps(ink: Ink, readings: list[IndexReading], game: str) -> list[Ind
     origins, downs, units = fan_gap_frames(ink, readings)
     if not len(origins) or ink.darkness is None or not len(ink.centers):
         return []
-    read_at = np.array([r.center for r in readings], np.float32)
-    nearest_reading = np.array([float(np.hypot(*(read_at - origin).T).min()) for origin in origins])
-    fresh = nearest_reading >= FAN_GAP_NEAR * units
+    fresh = _unread_places(origins, units, readings)
     origins, downs, units = origins[fresh], downs[fresh], units[fresh]
     if not len(origins):
         return []
@@ -1712,9 +1729,7 @@ def read_above_free_suits(
     frame_downs = near_downs[glyph_of, which]
     frame_units = units[nearest[glyph_of, which]]
     at = centers[glyph_of] - frame_downs * frame_units[:, None]
-    read_at = np.array([r.center for r in readings], np.float32)
-    distance = np.hypot(*(at[:, None, :] - read_at[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-    vacant = distance >= FAN_GAP_NEAR * frame_units
+    vacant = _unread_places(at, frame_units, readings)
     if not vacant.any():
         return []
     glyph_of, at = glyph_of[vacant], at[vacant]
