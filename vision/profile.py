@@ -17,6 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,6 +25,7 @@ import numpy as np
 from companion.cards import Card, Deck
 from companion.errors import TrickmateError
 from vision.features import FEATURE_LENGTH
+from vision.words import PATCH_HEIGHT, NameWord
 
 GAMES = ("tichu", "standard")
 #: Size (width, height) of whole-card templates.
@@ -77,6 +79,9 @@ class DeckProfile:
     #: How many corners of an indexed card print an index, as calibration read them (the
     #: median over its cards: 2, or 3 and 4 for decks printing more); 0 where not known.
     indices: int = 0
+    #: Special card name -> the name word the deck prints on it (:mod:`vision.words`), for
+    #: the specials calibration found one on.
+    words: dict[str, NameWord] = field(default_factory=dict)
 
     def colour_suits(self) -> dict[str, tuple[str, ...]]:
         """Colour name -> the suits printed in it (empty unless every suit's colour was learnt).
@@ -163,16 +168,27 @@ class DeckProfile:
             "name": self.name,
             "colours": self.colours,
             "indices": self.indices,
+            "words": {
+                name: {
+                    "aspect": w.aspect,
+                    "along": w.along,
+                    "down": w.down,
+                    "height": w.height,
+                    "width": w.width,
+                }
+                for name, w in sorted(self.words.items())
+            },
         }
         empty = np.zeros((0, TEMPLATE_SIZE[1], TEMPLATE_SIZE[0], 3), np.float32)
         stack = np.stack([self.templates[n] for n in names]) if names else empty
+        arrays: dict[str, Any] = {
+            "meta": np.array(json.dumps(meta)),
+            "exemplars": self.exemplars.astype(np.float32),
+            "templates": stack,
+        }
+        arrays.update({f"word_{name}": word.patch for name, word in self.words.items()})
         buffer = io.BytesIO()
-        np.savez_compressed(
-            buffer,
-            meta=np.array(json.dumps(meta)),
-            exemplars=self.exemplars.astype(np.float32),
-            templates=stack,
-        )
+        np.savez_compressed(buffer, **arrays)
         Path(path).write_bytes(buffer.getvalue())
 
     @classmethod
@@ -184,9 +200,14 @@ class DeckProfile:
                 meta = json.loads(str(arrays["meta"]))
                 exemplars = arrays["exemplars"].astype(np.float32)
                 stack = arrays["templates"].astype(np.float32)
+                # (Profiles written before name words were learnt have none.)
+                words = {
+                    str(name): NameWord(patch=arrays[f"word_{name}"].astype(np.float32), **shape)
+                    for name, shape in meta.get("words", {}).items()
+                }
         except FileNotFoundError:
             raise ProfileError(f"{path}: no such deck profile") from None
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as error:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, json.JSONDecodeError) as error:
             raise ProfileError(
                 f"{path}: not a deck profile made by 'trickmate calibrate' ({error})"
             ) from None
@@ -206,6 +227,7 @@ class DeckProfile:
             or len(meta["template_names"]) != len(stack)
             or not isinstance(colours, dict)
             or not isinstance(meta.get("indices", 0), int)
+            or any(w.patch.ndim != 2 or w.patch.shape[0] != PATCH_HEIGHT for w in words.values())
         ):
             raise ProfileError(f"{path}: the deck profile is damaged")
         return cls(
@@ -218,6 +240,7 @@ class DeckProfile:
             colours={str(k): str(v) for k, v in colours.items()},
             # (Profiles written before calibration counted indices: not known.)
             indices=int(meta.get("indices", 0)),
+            words=words,
         )
 
 
@@ -351,6 +374,7 @@ def calibrate(
     templates: dict[str, list[np.ndarray]] = {}
     colours: dict[str, list[str]] = {}
     indices: list[int] = []  # per indexed card, its corners showing an index
+    words: dict[str, NameWord] = {}
     for number, (image, cards) in enumerate(photos):
         name = names[number] if names is not None else f"photo {number + 1}"
         for card in cards:
@@ -373,6 +397,8 @@ def calibrate(
             templates.setdefault(str(card), []).append(item.template)
             if card.rank is not None:
                 indices.append(item.indices)
+            if item.word is not None:
+                words.setdefault(str(card), item.word)
     stacked = (
         np.stack(exemplars).astype(np.float32) if exemplars else np.zeros((0, FEATURE_LENGTH), np.float32)
     )
@@ -389,6 +415,7 @@ def calibrate(
         name="calibrated",
         colours=_learnt_colours(colours),
         indices=int(np.median(indices)) if indices else 0,
+        words=words,
     )
 
 

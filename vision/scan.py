@@ -54,6 +54,7 @@ from vision.read import (
     read_marks,
     read_pairs,
 )
+from vision.words import NameWord, find_words, ink_runs, learn_word
 
 # Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
 # the rank glyph's centre): a typical index sits near the top-left corner.
@@ -960,6 +961,8 @@ def find_cards(
     if game == "tichu" and profile is not None:
         readings = _mahjongs_read_whole(ink, readings, profile)
     candidates = assemble(readings, regions, game, small, profile)
+    if profile is not None and profile.words:
+        candidates += _named_cards(ink, profile, candidates, game)
     cards = [
         FoundCard(
             card=c.card,
@@ -969,6 +972,30 @@ def find_cards(
         for c in candidates
     ]
     return cards, {"regions": regions, "ink": ink, "readings": readings, "scale": scale, "small": small}
+
+
+def _named_cards(ink: Ink, profile: DeckProfile, candidates: list[_Candidate], game: str) -> list[_Candidate]:
+    """The special cards whose learnt name word shows in the photo (:func:`vision.words.find_words`)
+    and that no other reading found (a deck prints one of each).  A special already placed
+    from a single corner mark whose mark lies on the word's card is moved onto that card: the
+    word tells which way the card lies, the mark alone may not."""
+    named = []
+    placed = {c.card: c for c in candidates}
+    for word in find_words(ink, profile.words):
+        card = parse_cards(word.name, deck_of(game))[0]
+        height = float(side_lengths(word.corners).max())
+        other = placed.get(card)
+        if other is not None:
+            outline = word.corners.reshape(-1, 1, 2)
+            mark = (float(other.index_center[0]), float(other.index_center[1]))
+            if other.from_one_index and cv2.pointPolygonTest(outline, mark, False) >= 0:
+                other.corners, other.center, other.height = word.corners, word.corners.mean(axis=0), height
+            continue
+        placed[card] = _Candidate(
+            card, word.score, word.corners, word.corners.mean(axis=0), height, outlined=True
+        )
+        named.append(placed[card])
+    return named
 
 
 #: The readings the index networks, which never learnt the Mahjong's "1", give its index: a J
@@ -1275,6 +1302,8 @@ class LearntCard(NamedTuple):
     colours: list[str]  # of its suit symbols or corner marks (:func:`vision.read.ink_colour`)
     #: How many of its corners showed an index read as its own (0 for a special card).
     indices: int = 0
+    #: The name word printed on it (a special card of some decks), if calibration found one.
+    word: NameWord | None = None
 
 
 #: A calibration card's corner counts as printing an index when a pair there reads as the
@@ -1299,6 +1328,7 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
     ink = ink_components(small, regions, line_width=erase_width(game))
     pairs = index_pairs(ink)
     results: list[LearntCard] = []
+    runs = ink_runs(ink) if game == "tichu" and any(card.special is not None for card in cards) else []
     vectors_cache: dict[tuple[tuple[int, ...], tuple[float, float]], np.ndarray] = {}
 
     def vector(components: tuple[int, ...], down: tuple[float, float]) -> np.ndarray:
@@ -1372,7 +1402,8 @@ def learn_photo(image: np.ndarray, cards: list[Card], game: str) -> int | list[L
                     vectors.append(mark)
                     labels.append(str(card))
                     colours.append(ink_colour(small, ink, component))
-        results.append(LearntCard(vectors, labels, card, template, colours, indices))
+        word = learn_word(ink, quad, runs) if runs and card.special is not None else None
+        results.append(LearntCard(vectors, labels, card, template, colours, indices, word))
     return results
 
 
