@@ -92,25 +92,31 @@ def ink_runs(ink: Ink, gap: int = NAME_WORD_GAP) -> list[tuple[np.ndarray, np.nd
 
     >>> labels = np.zeros((20, 40), np.int32)
     >>> labels[2:14, 2:8], labels[2:14, 10:16], labels[2:14, 30:40], labels[16:18, 20:22] = 1, 2, 3, 4
-    >>> ink = Ink(labels, np.zeros((4, 4), np.int32), np.zeros((4, 2), np.float32),
-    ...     np.zeros(4, np.float32), np.zeros(4, np.int32))
+    >>> boxes = np.array([[2, 2, 6, 12], [10, 2, 6, 12], [30, 2, 10, 12], [20, 16, 2, 2]], np.int32)
+    >>> ink = Ink(labels, boxes, np.zeros((4, 2), np.float32), np.zeros(4, np.float32), np.zeros(4, np.int32))
     >>> sorted(int(xs.min()) for xs, _ in ink_runs(ink))  # 2 and 10 joined; 30 alone; no speck
     [2, 30]
     """
-    if ink.labels.size == 0:
+    if ink.labels.size == 0 or len(ink.boxes) == 0:
         return []
-    mask = (ink.labels > 0).astype(np.uint8)
+    # Only the window around all the ink is searched.
+    side = 2 * gap + 1
+    height, width = ink.labels.shape
+    x0 = max(int(ink.boxes[:, 0].min()) - side, 0)
+    y0 = max(int(ink.boxes[:, 1].min()) - side, 0)
+    x1 = min(int((ink.boxes[:, 0] + ink.boxes[:, 2]).max()) + side, width)
+    y1 = min(int((ink.boxes[:, 1] + ink.boxes[:, 3]).max()) + side, height)
+    mask = (ink.labels[y0:y1, x0:x1] > 0).astype(np.uint8)
     points = cv2.findNonZero(mask)  # much faster than np.nonzero on a whole photo
     if points is None:
         return []
-    side = 2 * gap + 1
     joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
     # (Labelling without statistics: with them OpenCV took twenty times as long.)
-    count, runs = cv2.connectedComponentsWithAlgorithm(joined, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    _, runs = cv2.connectedComponentsWithAlgorithm(joined, 8, cv2.CV_32S, cv2.CCL_BBDT)
     points = points.reshape(-1, 2)
     run_of = runs[points[:, 1], points[:, 0]]
     order = np.argsort(run_of, kind="stable")
-    run_of, xs, ys = run_of[order], points[order, 0], points[order, 1]
+    run_of, xs, ys = run_of[order], points[order, 0] + x0, points[order, 1] + y0
     starts = np.flatnonzero(np.diff(run_of, prepend=-1))
     ends = np.append(starts[1:], len(run_of))
     # Each run's box, to leave out at once those too small to hold a word.
@@ -161,6 +167,8 @@ def word_patch(
     ((12, 48), True)
     >>> turned = word_patch(darkness, np.array([39.5, 19.5]), np.array([0.0, -1.0]), 40.0, 4.0)
     >>> bool(turned[:, 24:].mean() > turned[:, :24].mean())  # read from the other side
+    True
+    >>> bool(np.allclose(turned, patch[::-1, ::-1], atol=1e-6))  # the same, turned half round
     True
     """
     axis = reading_axis(down)
@@ -259,10 +267,12 @@ def find_words(ink: Ink, words: dict[str, NameWord]) -> list[FoundWord]:
         for name, word in words.items():
             if not ASPECT_TOLERANCE[0] * word.aspect <= aspect <= ASPECT_TOLERANCE[1] * word.aspect:
                 continue
-            for sign in (1.0, -1.0):
+            down = np.array([-axis[1], axis[0]])
+            patch = word_patch(ink.darkness, centre, down, length, word.aspect)
+            # Read from the other side, the patch is the same turned half round.
+            for sign, turned in ((1.0, patch), (-1.0, patch[::-1, ::-1])):
+                score = float((turned * word.patch).sum())
                 down = sign * np.array([-axis[1], axis[0]])
-                patch = word_patch(ink.darkness, centre, down, length, word.aspect)
-                score = float((patch * word.patch).sum())
                 if score >= NAME_WORD_SCORE and (name not in best or score > best[name].score):
                     corners = word.card_corners(centre, reading_axis(down), down, length)
                     best[name] = FoundWord(name, score, corners)

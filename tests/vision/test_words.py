@@ -87,10 +87,12 @@ def test_a_word_is_found_at_its_scale_and_either_way_up_and_places_its_card() ->
     from vision.words import ink_runs, run_frame
 
     def ink_of(darkness: np.ndarray) -> Ink:
-        count, labels = cv2.connectedComponents((darkness > 0.5).astype(np.uint8), connectivity=8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(
+            (darkness > 0.5).astype(np.uint8), connectivity=8
+        )
         return Ink(
             labels,
-            np.zeros((count - 1, 4), np.int32),
+            stats[1:, :4].astype(np.int32),
             np.zeros((count - 1, 2), np.float32),
             np.zeros(count - 1, np.float32),
             np.zeros(count - 1, np.int32),
