@@ -268,13 +268,15 @@ def saved_profiles() -> list[dict[str, Any]]:
 
 
 def _profile_json(name: str, profile: DeckProfile) -> dict[str, Any]:
-    """What the app says of a saved deck: its name, game, cards learnt and the colours of its
-    suits learnt from the photos (suit -> "black", "red", "green" or "blue")."""
+    """What the app says of a saved deck: its name, game, cards learnt, the colours of its
+    suits learnt from the photos (suit -> "black", "red", "green" or "blue") and the special
+    cards whose printed names it learnt (found by them in fans and piles)."""
     return {
         "name": name,
         "game": profile.game,
         "cards_learnt": len(profile.templates),
         "suit_colours": profile.suit_colour_words(),
+        "names_learnt": sorted(profile.words),
     }
 
 

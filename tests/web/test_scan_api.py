@@ -202,7 +202,15 @@ def test_calibration_makes_a_deck_the_scanner_uses(app: Flask, client: FlaskClie
     assert response.status_code == 201, response.get_json()
     # The sample deck is coloured like a typical edition; calibration measured it so.
     colours = {"jade": "green", "sword": "black", "pagoda": "blue", "star": "red"}
-    deck = {"name": "home-deck", "game": "tichu", "cards_learnt": 56, "suit_colours": colours}
+    # It prints its specials' names under their art: the Mahjong's, Dog's and Phoenix's it learnt.
+    names = ["Dog", "Mahjong", "Phoenix"]
+    deck = {
+        "name": "home-deck",
+        "game": "tichu",
+        "cards_learnt": 56,
+        "suit_colours": colours,
+        "names_learnt": names,
+    }
     assert response.get_json() == deck
     assert (Path(app.config["DATA"]) / "profiles" / "home-deck.npz").is_file()
     assert client.get("/api/profiles").get_json() == {"profiles": [deck]}

@@ -212,7 +212,8 @@ def test_calibration_walk_through_learns_a_deck(browser: object, served: Server,
     expect(page.locator("#learnt-text")).to_have_text(
         re.compile(
             "Learnt 56 cards of the Tichu deck “home-deck”, with its suit colours"
-            r" \(jade green, sword black, pagoda blue, star red\)"
+            r" \(jade green, sword black, pagoda blue, star red\),"
+            " and the names printed on its Dog, Mahjong, Phoenix"
         ),
         timeout=40_000,
     )

@@ -155,8 +155,11 @@
       // In the decks' own suit order (the JSON object comes with its keys sorted).
       const suitOrder = ["jade", "sword", "pagoda", "star", "clubs", "diamonds", "hearts", "spades"];
       const colours = suitOrder.filter((suit) => (data.suit_colours || {})[suit]).map((suit) => suit + " " + data.suit_colours[suit]).join(", ");
+      const names = (data.names_learnt || []).join(", ");
       $("learnt-text").textContent = "Learnt " + data.cards_learnt + " cards of the " + (data.game === "tichu" ? "Tichu" : "standard") + " deck “" + data.name + "”" +
-        (colours ? ", with its suit colours (" + colours + ")" : "") + ". It is now a choice on the scanner.";
+        (colours ? ", with its suit colours (" + colours + ")" : "") +
+        (names ? ", and the names printed on its " + names + " (they are found by them in fans and piles)" : "") +
+        ". It is now a choice on the scanner.";
       $("use-deck").href = "/scan?deck=" + encodeURIComponent(data.name);
       $("learnt").hidden = false;
       localStorage.setItem("trickmate.scan.deck", data.name);
