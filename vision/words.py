@@ -240,8 +240,8 @@ def learn_word(ink: Ink, quad: np.ndarray, runs: list[tuple[np.ndarray, np.ndarr
 
 
 #: A run of ink whose patch matches a learnt word this well (correlation) is that word.
-#: (Twenty-seventh session, the word decks among the 33 calibrated: true words 0.65 to
-#: 0.93, other runs at most 0.74, and those only beside the card's own word.)
+#: (Twenty-seventh session, ten decks printing names: true words 0.65 to 0.93, other runs
+#: at most 0.74, the three above 0.66 beside their card's own word.)
 NAME_WORD_SCORE = 0.75
 
 
