@@ -54,7 +54,7 @@ from vision.read import (
     read_marks,
     read_pairs,
 )
-from vision.words import NameWord, find_words, ink_runs, learn_word
+from vision.words import NAME_WORD_SCORE, NameWord, find_words, ink_runs, learn_word
 
 # Card geometry relative to the rank glyph's size L (upright frame: x right, y down, origin at
 # the rank glyph's centre): a typical index sits near the top-left corner.
@@ -974,14 +974,21 @@ def find_cards(
     return cards, {"regions": regions, "ink": ink, "readings": readings, "scale": scale, "small": small}
 
 
+#: A special placed from a single corner mark lying on the card a run of ink matching its
+#: name this well belongs to is moved onto that card (two cues agree, so less than
+#: :data:`vision.words.NAME_WORD_SCORE` will do: `mountain:92` photo 14's Phoenix, its name
+#: at 0.65; nothing else changed on the decks printing names).
+NAME_WORD_MOVES = 0.6
+
+
 def _named_cards(ink: Ink, profile: DeckProfile, candidates: list[_Candidate], game: str) -> list[_Candidate]:
     """The special cards whose learnt name word shows in the photo (:func:`vision.words.find_words`)
     and that no other reading found (a deck prints one of each).  A special already placed
-    from a single corner mark whose mark lies on the word's card is moved onto that card: the
-    word tells which way the card lies, the mark alone may not."""
+    from a single corner mark whose mark lies on the word's card is moved onto that card
+    (:data:`NAME_WORD_MOVES`): the word tells which way the card lies, the mark alone may not."""
     named = []
     placed = {c.card: c for c in candidates}
-    for word in find_words(ink, profile.words):
+    for word in find_words(ink, profile.words, NAME_WORD_MOVES):
         card = parse_cards(word.name, deck_of(game))[0]
         height = float(side_lengths(word.corners).max())
         other = placed.get(card)
@@ -990,6 +997,8 @@ def _named_cards(ink: Ink, profile: DeckProfile, candidates: list[_Candidate], g
             mark = (float(other.index_center[0]), float(other.index_center[1]))
             if other.from_one_index and cv2.pointPolygonTest(outline, mark, False) >= 0:
                 other.corners, other.center, other.height = word.corners, word.corners.mean(axis=0), height
+            continue
+        if word.score < NAME_WORD_SCORE:
             continue
         placed[card] = _Candidate(
             card, word.score, word.corners, word.corners.mean(axis=0), height, outlined=True

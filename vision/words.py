@@ -255,9 +255,9 @@ class FoundWord:
     corners: np.ndarray
 
 
-def find_words(ink: Ink, words: dict[str, NameWord]) -> list[FoundWord]:
-    """The best match at least :data:`NAME_WORD_SCORE` of each learnt word among the photo's
-    runs of ink (:func:`ink_runs`), surest first."""
+def find_words(ink: Ink, words: dict[str, NameWord], floor: float = NAME_WORD_SCORE) -> list[FoundWord]:
+    """The best match at least ``floor`` of each learnt word among the photo's runs of ink
+    (:func:`ink_runs`), surest first."""
     if not words or ink.darkness is None:
         return []
     best: dict[str, FoundWord] = {}
@@ -273,7 +273,7 @@ def find_words(ink: Ink, words: dict[str, NameWord]) -> list[FoundWord]:
             for sign, turned in ((1.0, patch), (-1.0, patch[::-1, ::-1])):
                 score = float((turned * word.patch).sum())
                 down = sign * np.array([-axis[1], axis[0]])
-                if score >= NAME_WORD_SCORE and (name not in best or score > best[name].score):
+                if score >= floor and (name not in best or score > best[name].score):
                     corners = word.card_corners(centre, reading_axis(down), down, length)
                     best[name] = FoundWord(name, score, corners)
     return sorted(best.values(), key=lambda found: -found.score)

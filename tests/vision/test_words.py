@@ -13,10 +13,12 @@ import pytest
 from companion.cards import Card, tichu_deck
 from tests.vision.conftest import paste_face, table
 from tests.vision.test_calibrate import layout_photo
+from vision import scan as scan_module
+from vision.detect import Ink
 from vision.profile import DeckProfile, calibrate
-from vision.scan import scan_image
+from vision.scan import _Candidate, _named_cards, scan_image
 from vision.synth.style import DeckStyle, families, random_style
-from vision.words import NameWord, find_words, word_patch
+from vision.words import NameWord, find_words, ink_runs, run_frame, word_patch
 
 
 @pytest.fixture(scope="module")
@@ -72,41 +74,44 @@ def test_learnt_words_survive_saving_the_profile(
         assert dataclasses.replace(loaded.words[name], patch=word.patch) == word
 
 
-def test_a_word_is_found_at_its_scale_and_either_way_up_and_places_its_card() -> None:
-    # A drawn word, learnt at one size, found a quarter smaller and turned half round.
-    def darkness_with_word(size: float, turned: bool) -> np.ndarray:
-        canvas = np.zeros((300, 400), np.uint8)
-        cv2.putText(
-            canvas, "PHOENIX", (60, 160), cv2.FONT_HERSHEY_SIMPLEX, size, 255, max(1, round(2 * size))
-        )
-        if turned:
-            canvas = canvas[::-1, ::-1].copy()
-        return canvas.astype(np.float32) / 255.0
+def drawn_word(text: str, size: float, turned: bool = False) -> np.ndarray:
+    """(300, 400) float32 darkness of ``text`` drawn with OpenCV's plain font."""
+    canvas = np.zeros((300, 400), np.uint8)
+    cv2.putText(canvas, text, (60, 160), cv2.FONT_HERSHEY_SIMPLEX, size, 255, max(1, round(2 * size)))
+    if turned:
+        canvas = canvas[::-1, ::-1].copy()
+    return canvas.astype(np.float32) / 255.0
 
-    from vision.detect import Ink
-    from vision.words import ink_runs, run_frame
 
-    def ink_of(darkness: np.ndarray) -> Ink:
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(
-            (darkness > 0.5).astype(np.uint8), connectivity=8
-        )
-        return Ink(
-            labels,
-            stats[1:, :4].astype(np.int32),
-            np.zeros((count - 1, 2), np.float32),
-            np.zeros(count - 1, np.float32),
-            np.zeros(count - 1, np.int32),
-            darkness=darkness,
-        )
+def ink_of(darkness: np.ndarray) -> Ink:
+    """The ink components of a drawn ``darkness``, with their boxes."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (darkness > 0.5).astype(np.uint8), connectivity=8
+    )
+    return Ink(
+        labels,
+        stats[1:, :4].astype(np.int32),
+        np.zeros((count - 1, 2), np.float32),
+        np.zeros(count - 1, np.float32),
+        np.zeros(count - 1, np.int32),
+        darkness=darkness,
+    )
 
-    learnt = darkness_with_word(1.0, False)
+
+def learnt_phoenix() -> NameWord:
+    """PHOENIX drawn upright at size 1, learnt on a card 3 words high and 2 wide whose middle
+    lies 1.5 words above it."""
+    learnt = drawn_word("PHOENIX", 1.0)
     ((xs, ys),) = ink_runs(ink_of(learnt))
     centre, _, length, height = run_frame(xs, ys)
-    down = np.array([0.0, 1.0])
-    word = NameWord(
-        word_patch(learnt, centre, down, length, length / height), length / height, 0.0, -1.5, 3.0, 2.0
-    )
-    smaller = darkness_with_word(0.75, True)
+    patch = word_patch(learnt, centre, np.array([0.0, 1.0]), length, length / height)
+    return NameWord(patch, length / height, 0.0, -1.5, 3.0, 2.0)
+
+
+def test_a_word_is_found_at_its_scale_and_either_way_up_and_places_its_card() -> None:
+    # A drawn word, learnt at one size, found a quarter smaller and turned half round.
+    word = learnt_phoenix()
+    smaller = drawn_word("PHOENIX", 0.75, turned=True)
     (found,) = find_words(ink_of(smaller), {"Phoenix": word})
     assert found.name == "Phoenix" and found.score > 0.9
     # Turned half round, the letters' tops point down the screen, and so does the card's middle.
@@ -117,6 +122,47 @@ def test_a_word_is_found_at_its_scale_and_either_way_up_and_places_its_card() ->
         found_centre[1] + 1.5 * found_length, abs=3
     )
     # A run of ink of the same shape that spells something else is no PHOENIX.
-    other = np.zeros((300, 400), np.uint8)
-    cv2.putText(other, "MAHJONG", (60, 160), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
-    assert find_words(ink_of(other.astype(np.float32) / 255.0), {"Phoenix": word}) == []
+    assert find_words(ink_of(drawn_word("MAHJONG", 1.0)), {"Phoenix": word}) == []
+
+
+def placed(
+    card: str, corners: np.ndarray, index_center: tuple[float, float], outlined: bool = False
+) -> _Candidate:
+    center = corners.mean(axis=0)
+    return _Candidate(
+        Card.parse(card), 0.9, corners, center, 100.0, (0.0, 1.0), index_center, outlined=outlined
+    )
+
+
+def test_a_special_laid_from_its_mark_is_moved_onto_the_card_its_name_shows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    word = learnt_phoenix()
+    profile = DeckProfile("tichu", words={"Phoenix": word})
+    ink = ink_of(drawn_word("PHOENIX", 0.9))
+    (found,) = find_words(ink, profile.words)
+    elsewhere = np.array([[500, 500], [600, 500], [600, 640], [500, 640]], np.float32)
+    near_a_corner = found.corners[0] * 0.9 + found.corners[2] * 0.1
+    on_the_card = (float(near_a_corner[0]), float(near_a_corner[1]))
+    # Laid from its mark the wrong way round: moved onto the name's card, no second Phoenix.
+    wrong_way = placed("Phoenix", elsewhere.copy(), on_the_card)
+    assert _named_cards(ink, profile, [wrong_way], "tichu") == []
+    assert np.allclose(wrong_way.corners, found.corners)
+    # A mark off the name's card, or a Phoenix outlined on its own, stays where it is.
+    for kept in (
+        placed("Phoenix", elsewhere.copy(), (550.0, 510.0)),
+        placed("Phoenix", elsewhere.copy(), on_the_card, True),
+    ):
+        assert _named_cards(ink, profile, [kept], "tichu") == []
+        assert np.allclose(kept.corners, elsewhere)
+    # With nothing else found, the name alone places the card.
+    (new,) = _named_cards(ink, profile, [], "tichu")
+    assert str(new.card) == "Phoenix" and np.allclose(new.corners, found.corners)
+    # A name matched less surely than a new card needs still moves a mark-placed card: the
+    # mark and the name agree.
+    monkeypatch.setattr(scan_module, "NAME_WORD_SCORE", found.score + 0.01)
+    monkeypatch.setattr(scan_module, "NAME_WORD_MOVES", found.score - 0.01)
+    assert _named_cards(ink, profile, [], "tichu") == []
+    wrong_way = placed("Phoenix", elsewhere.copy(), on_the_card)
+    assert _named_cards(ink, profile, [wrong_way], "tichu") == []
+    assert np.allclose(wrong_way.corners, found.corners)
