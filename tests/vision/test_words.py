@@ -4,6 +4,8 @@ places its card."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import subprocess
 from pathlib import Path
 
 import cv2
@@ -12,7 +14,7 @@ import pytest
 
 from companion.cards import Card, tichu_deck
 from tests.vision.conftest import paste_face, table
-from tests.vision.test_calibrate import layout_photo
+from tests.vision.test_calibrate import TRICKMATE, layout_photo
 from vision import scan as scan_module
 from vision.detect import Ink
 from vision.profile import DeckProfile, calibrate
@@ -166,3 +168,35 @@ def test_a_special_laid_from_its_mark_is_moved_onto_the_card_its_name_shows(
     wrong_way = placed("Phoenix", elsewhere.copy(), on_the_card)
     assert _named_cards(ink, profile, [wrong_way], "tichu") == []
     assert np.allclose(wrong_way.corners, found.corners)
+
+
+def test_the_calibrate_command_tells_which_names_it_learnt(tmp_path: Path) -> None:
+    style = random_style(np.random.default_rng(7), "tichu", families("tichu", held_out=True))
+    style = dataclasses.replace(style, special_mark="none", special_word=True)
+    deck = list(tichu_deck())
+    entries = []
+    for number, start in enumerate(range(0, len(deck), 14)):
+        cards = deck[start : start + 14]
+        cv2.imwrite(
+            str(tmp_path / f"row{number}.jpg"), layout_photo(style, cards), [cv2.IMWRITE_JPEG_QUALITY, 92]
+        )
+        entries.append({"file": f"row{number}.jpg", "cards": " ".join(str(c) for c in cards)})
+    (tmp_path / "manifest.json").write_text(json.dumps({"photos": entries}))
+    done = subprocess.run(
+        [
+            TRICKMATE,
+            "calibrate",
+            "--game",
+            "tichu",
+            "--manifest",
+            str(tmp_path / "manifest.json"),
+            "-o",
+            str(tmp_path / "d.npz"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "names printed on: Dog, Dragon, Mahjong, Phoenix" in done.stderr
+    assert sorted(DeckProfile.load(tmp_path / "d.npz").words) == ["Dog", "Dragon", "Mahjong", "Phoenix"]

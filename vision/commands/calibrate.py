@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"learnt {count} card{'s' if count != 1 else ''} ({len(profile.labels)} index glyphs"
         + (f"; suit colours: {colours}" if colours else "")
+        + (f"; names printed on: {', '.join(sorted(profile.words))}" if profile.words else "")
         + f"); wrote {args.output}",
         file=sys.stderr,
     )
