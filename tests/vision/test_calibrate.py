@@ -29,6 +29,12 @@ from vision.synth.style import DeckStyle, families, random_style
 TRICKMATE = str(Path(sys.executable).with_name("trickmate"))
 
 
+def run_calibrate(manifest: Path, output: Path) -> subprocess.CompletedProcess[str]:
+    """`trickmate calibrate` of a Tichu deck, as a player runs it."""
+    command = [TRICKMATE, "calibrate", "--game", "tichu", "--manifest", str(manifest), "-o", str(output)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
 def layout_photo(style: DeckStyle, cards: list[Card], per_row: int = 7, width: int = 110) -> np.ndarray:
     """The cards face up in rows, in reading order, on a dark table."""
     rows = (len(cards) + per_row - 1) // per_row
@@ -103,12 +109,7 @@ def test_the_calibrate_command_writes_a_profile_that_scan_uses(
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps({"photos": entries}))
     profile = tmp_path / "mine.npz"
-    done = subprocess.run(
-        [TRICKMATE, "calibrate", "--game", "tichu", "--manifest", str(manifest), "-o", str(profile)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_calibrate(manifest, profile)
     assert done.returncode == 0, done.stderr
     # The player is told what was learnt, the suits' colours included.
     assert "suit colours: jade green, sword black, pagoda blue" in done.stderr
@@ -132,38 +133,10 @@ def test_calibrate_errors_exit_2_with_a_clear_message(
     cv2.imwrite(str(tmp_path / "jade.jpg"), photos[0][0])
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps({"photos": [{"file": "jade.jpg", "cards": "2j 3j 4j"}]}))
-    done = subprocess.run(
-        [
-            TRICKMATE,
-            "calibrate",
-            "--game",
-            "tichu",
-            "--manifest",
-            str(manifest),
-            "-o",
-            str(tmp_path / "p.npz"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_calibrate(manifest, tmp_path / "p.npz")
     assert done.returncode == 2 and "jade.jpg" in done.stderr and "found 14 cards" in done.stderr
     manifest.write_text(json.dumps({"photos": [{"file": "jade.jpg", "cards": "2j Zz"}]}))
-    done = subprocess.run(
-        [
-            TRICKMATE,
-            "calibrate",
-            "--game",
-            "tichu",
-            "--manifest",
-            str(manifest),
-            "-o",
-            str(tmp_path / "p.npz"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_calibrate(manifest, tmp_path / "p.npz")
     assert done.returncode == 2 and "Zz" in done.stderr
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
 from pathlib import Path
 
 import cv2
@@ -14,7 +13,7 @@ import pytest
 
 from companion.cards import Card, tichu_deck
 from tests.vision.conftest import paste_face, table
-from tests.vision.test_calibrate import TRICKMATE, layout_photo
+from tests.vision.test_calibrate import layout_photo, run_calibrate
 from vision import scan as scan_module
 from vision.detect import Ink
 from vision.profile import DeckProfile, calibrate
@@ -182,21 +181,7 @@ def test_the_calibrate_command_tells_which_names_it_learnt(tmp_path: Path) -> No
         )
         entries.append({"file": f"row{number}.jpg", "cards": " ".join(str(c) for c in cards)})
     (tmp_path / "manifest.json").write_text(json.dumps({"photos": entries}))
-    done = subprocess.run(
-        [
-            TRICKMATE,
-            "calibrate",
-            "--game",
-            "tichu",
-            "--manifest",
-            str(tmp_path / "manifest.json"),
-            "-o",
-            str(tmp_path / "d.npz"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_calibrate(tmp_path / "manifest.json", tmp_path / "d.npz")
     assert done.returncode == 0, done.stderr
     assert "names printed on: Dog, Dragon, Mahjong, Phoenix" in done.stderr
     assert sorted(DeckProfile.load(tmp_path / "d.npz").words) == ["Dog", "Dragon", "Mahjong", "Phoenix"]
