@@ -33,6 +33,8 @@ TEMPLATE_SIZE = (24, 36)
 PROFILE_VERSION = 2
 #: Photos vary more than calibration shots: exemplar distances are judged this leniently.
 SPREAD_TOLERANCE = 2.5
+#: The cards a name word may be learnt for: the Tichu specials (:mod:`vision.words`).
+NAMED_CARDS = {"Mahjong", "Dog", "Phoenix", "Dragon"}
 #: Colour names (:func:`vision.read.ink_colour`) in a player's words.
 COLOUR_WORDS = {"neutral": "black", "red": "red", "green": "green", "blue": "blue"}
 
@@ -202,7 +204,10 @@ class DeckProfile:
                 stack = arrays["templates"].astype(np.float32)
                 # (Profiles written before name words were learnt have none.)
                 words = {
-                    str(name): NameWord(patch=arrays[f"word_{name}"].astype(np.float32), **shape)
+                    str(name): NameWord(
+                        arrays[f"word_{name}"].astype(np.float32),
+                        *(float(shape[key]) for key in ("aspect", "along", "down", "height", "width")),
+                    )
                     for name, shape in meta.get("words", {}).items()
                 }
         except FileNotFoundError:
@@ -227,6 +232,7 @@ class DeckProfile:
             or len(meta["template_names"]) != len(stack)
             or not isinstance(colours, dict)
             or not isinstance(meta.get("indices", 0), int)
+            or not set(words) <= NAMED_CARDS
             or any(w.patch.ndim != 2 or w.patch.shape[0] != PATCH_HEIGHT for w in words.values())
         ):
             raise ProfileError(f"{path}: the deck profile is damaged")

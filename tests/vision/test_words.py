@@ -16,7 +16,7 @@ from tests.vision.conftest import paste_face, table
 from tests.vision.test_calibrate import layout_photo, run_calibrate
 from vision import scan as scan_module
 from vision.detect import Ink
-from vision.profile import DeckProfile, calibrate
+from vision.profile import DeckProfile, ProfileError, calibrate
 from vision.scan import _Candidate, _named_cards, scan_image
 from vision.synth.style import DeckStyle, families, random_style
 from vision.words import NameWord, find_words, ink_runs, run_frame, word_patch
@@ -185,3 +185,17 @@ def test_the_calibrate_command_tells_which_names_it_learnt(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr
     assert "names printed on: Dog, Dragon, Mahjong, Phoenix" in done.stderr
     assert sorted(DeckProfile.load(tmp_path / "d.npz").words) == ["Dog", "Dragon", "Mahjong", "Phoenix"]
+
+
+def test_a_profile_whose_words_are_damaged_is_refused(
+    named: tuple[DeckStyle, DeckProfile], tmp_path: Path
+) -> None:
+    _, profile = named
+    word = profile.words["Phoenix"]
+    for damaged in (
+        {"Kj": word},  # a word for a card that prints its index
+        {"Phoenix": dataclasses.replace(word, patch=word.patch[:5])},  # a patch cut short
+    ):
+        dataclasses.replace(profile, words=damaged).save(tmp_path / "deck.npz")
+        with pytest.raises(ProfileError, match="damaged"):
+            DeckProfile.load(tmp_path / "deck.npz")
