@@ -199,3 +199,17 @@ def test_a_profile_whose_words_are_damaged_is_refused(
         dataclasses.replace(profile, words=damaged).save(tmp_path / "deck.npz")
         with pytest.raises(ProfileError, match="damaged"):
             DeckProfile.load(tmp_path / "deck.npz")
+
+
+def test_a_name_photographed_three_times_as_large_as_at_calibration_is_found(
+    named: tuple[DeckStyle, DeckProfile],
+) -> None:
+    # Learnt from cards 110 pixels wide, the Phoenix's name on a card 320 wide, close to the
+    # camera: sampled at a third of its pixels, its thin strokes must not fall between them.
+    style, profile = named
+    scene = table(1344, 1600, seed=5)
+    paste_face(scene, style, Card.parse("Phoenix"), 320, (800.0, 672.0), 160.0)
+    up = np.array([-np.sin(np.radians(160.0)), -np.cos(np.radians(160.0))])  # the face's top
+    over = np.array([800.0, 672.0]) + up * 448 * 0.45
+    paste_face(scene, style, Card.parse("7j"), 320, (float(over[0]), float(over[1])), 168.0)
+    assert sorted(str(c.card) for c in scan_image(scene, "tichu", profile).cards) == ["7j", "Phoenix"]
