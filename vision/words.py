@@ -154,6 +154,16 @@ def reading_axis(down: np.ndarray) -> np.ndarray:
     return np.array([down[1], -down[0]])
 
 
+def letters_down(axis: np.ndarray) -> np.ndarray:
+    """The down of letters read along ``axis``: the axis turned a quarter clockwise on screen,
+    the inverse of :func:`reading_axis`.
+
+    >>> letters_down(np.array([1.0, 0.0])).tolist(), reading_axis(letters_down(np.array([0.6, 0.8]))).tolist()
+    ([-0.0, 1.0], [0.6, 0.8])
+    """
+    return np.array([-axis[1], axis[0]])
+
+
 def word_patch(
     darkness: np.ndarray, centre: np.ndarray, down: np.ndarray, length: float, aspect: float
 ) -> np.ndarray:
@@ -238,7 +248,7 @@ def learn_word(ink: Ink, quad: np.ndarray, runs: list[tuple[np.ndarray, np.ndarr
     if best is None:
         return None
     centre, axis, length, height = best
-    down = np.array([-axis[1], axis[0]])
+    down = letters_down(axis)
     if float(np.dot(centre - middle, down)) < 0:
         down = -down
     axis = reading_axis(down)
@@ -282,13 +292,12 @@ def find_words(ink: Ink, words: dict[str, NameWord], floor: float = NAME_WORD_SC
         for name, word in words.items():
             if not ASPECT_TOLERANCE[0] * word.aspect <= aspect <= ASPECT_TOLERANCE[1] * word.aspect:
                 continue
-            down = np.array([-axis[1], axis[0]])
+            down = letters_down(axis)
             patch = word_patch(ink.darkness, centre, down, length, word.aspect)
             # Read from the other side, the patch is the same turned half round.
-            for sign, turned in ((1.0, patch), (-1.0, patch[::-1, ::-1])):
+            for facing, turned in ((down, patch), (-down, patch[::-1, ::-1])):
                 score = float((turned * word.patch).sum())
-                down = sign * np.array([-axis[1], axis[0]])
                 if score >= floor and (name not in best or score > best[name].score):
-                    corners = word.card_corners(centre, reading_axis(down), down, length)
+                    corners = word.card_corners(centre, reading_axis(facing), facing, length)
                     best[name] = FoundWord(name, score, corners)
     return sorted(best.values(), key=lambda found: -found.score)
