@@ -1268,23 +1268,22 @@ def fused_parts(
             x0, y0 = (int(v) for v in boxes[tried, :2].min(axis=0))
             x1, y1 = (int(v) for v in (boxes[tried, :2] + boxes[tried, 2:4]).max(axis=0))
             window = (slice(y0, y1), slice(x0, x1))
-            cut, chosen, stats, centroids, owner = _cut_at(
+            cut, chosen, boxes_cut, centroids, owner = _cut_at(
                 labels[window], darkness[window], level, tried, areas, min_size
             )
             if not chosen.size:
                 continue
-            stats[:, 0] += x0
-            stats[:, 1] += y0
+            boxes_cut[:, :2] += (x0, y0)
             centroids += (x0, y0)
             # Parts are numbered on from those already cut, and painted in their own boxes
             # only (a whole-image relabelling costs milliseconds); a cut component is not
             # tried again.
             first = count + 1 + sum(len(p) for p in found_parents)
-            for k, (part, (x, y, w, h)) in enumerate(zip(chosen, stats[chosen, :4], strict=True)):
+            for k, (part, (x, y, w, h)) in enumerate(zip(chosen, boxes_cut, strict=True)):
                 painted = part_labels[y : y + h, x : x + w]
                 painted[cut[y - y0 : y - y0 + h, x - x0 : x - x0 + w] == part + 1] = first + k
-            found_boxes.append(stats[chosen, :4].astype(np.int32))
-            found_centers.append(centroids[chosen].astype(np.float32))
+            found_boxes.append(boxes_cut)
+            found_centers.append(centroids.astype(np.float32))
             found_parents.append(owner[chosen].astype(np.int32))
             tried[owner[chosen]] = False
     return (
@@ -1397,28 +1396,56 @@ def _cut_at(
     min_size: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The pieces of :func:`fused_parts` at one darkness ``level``, for the ``tried`` (N,)
-    components whose pixel counts are ``areas`` (N,): ``(cut, chosen, stats, centroids,
+    components whose pixel counts are ``areas`` (N,): ``(cut, chosen, boxes, centers,
     owner)``, the (H, W) int32 labelling of all pieces at that level (piece i is i + 1), the
-    pieces chosen as parts (sorted by component), and every piece's (P, 5) stats, (P, 2)
-    centroids and (P,) component.  ``labels`` and ``darkness`` may be a window of the
-    photo's (coordinates are then the window's)."""
+    pieces chosen as parts (sorted by component) with their (C, 4) int32 boxes x, y, w, h and
+    (C, 2) float64 centroids, and every piece's (P,) component.  ``labels`` and ``darkness``
+    may be a window of the photo's (coordinates are then the window's).
+
+    >>> labels = np.zeros((12, 12), np.int32); labels[1:11, 2:6] = 1
+    >>> darkness = np.zeros((12, 12), np.float32); darkness[1:5, 2:6] = 1; darkness[7:11, 2:6] = 1
+    >>> _, chosen, boxes, centers, owner = _cut_at(labels, darkness, 0.8, np.ones(1, bool), np.array([40]), 3)
+    >>> chosen.tolist(), boxes.tolist(), centers.tolist(), owner.tolist()
+    ([0, 1], [[2, 1, 4, 4], [2, 7, 4, 4]], [[3.5, 2.5], [3.5, 8.5]], [0, 0])
+    """
     count = len(tried)
     nothing = np.zeros(0, np.int64)
     # One labelling of the whole window (a part lies inside one component, so it names its
-    # component by any of its pixels): cheaper than a window per component.
+    # component by any of its pixels): cheaper than a window per component.  OpenCV's
+    # statistics would cost four times the labelling; only the few pieces that may be
+    # parts are measured, below.
     core = (labels > 0) & (darkness >= level)
-    n, cut, stats, centroids = label_components(core.view(np.uint8))
+    n, cut = cv2.connectedComponentsWithAlgorithm(core.view(np.uint8), 8, cv2.CV_32S, cv2.CCL_BBDT)
     if n < 3:
-        return cut, nothing, stats[1:], centroids[1:], nothing
+        return cut, nothing, np.zeros((0, 4), np.int32), np.zeros((0, 2)), nothing
     where = np.flatnonzero(core.ravel())  # (numpy finds a bool array's set pixels far faster)
+    piece = cut.ravel()[where]
     owner = np.zeros(n, np.int64)
-    owner[cut.ravel()[where]] = labels.ravel()[where] - 1
-    owner, stats, centroids = owner[1:], stats[1:], centroids[1:]
-    big = (stats[:, 4] >= FUSED_PART_SHARE * areas[owner]) & tried[owner]
-    big &= np.maximum(stats[:, 2], stats[:, 3]) >= min_size
+    owner[piece] = labels.ravel()[where] - 1
+    owner = owner[1:]
+    sizes = np.bincount(piece, minlength=n)[1:]
+    big = (sizes >= FUSED_PART_SHARE * areas[owner]) & tried[owner]
+    # The boxes of the pieces large enough to be parts.
+    measured = np.zeros(n, bool)
+    measured[1:] = big
+    inside = measured[piece]
+    pixels, of = where[inside], piece[inside]
+    ys, xs = np.divmod(pixels, core.shape[1])
+    low = np.full((2, n), np.iinfo(np.int64).max)
+    high = np.full((2, n), -1)
+    np.minimum.at(low[0], of, xs)
+    np.minimum.at(low[1], of, ys)
+    np.maximum.at(high[0], of, xs)
+    np.maximum.at(high[1], of, ys)
+    extents = (high - low + 1)[:, 1:]
+    big &= np.maximum(extents[0], extents[1]) >= min_size
     pieces = np.bincount(owner[big], minlength=count)[owner]
     chosen = np.flatnonzero(big & (pieces >= 2) & (pieces <= FUSED_MOST_PARTS))
-    return cut, chosen[np.argsort(owner[chosen], kind="stable")], stats, centroids, owner
+    chosen = chosen[np.argsort(owner[chosen], kind="stable")]
+    boxes = np.stack([low[0, 1:], low[1, 1:], extents[0], extents[1]], axis=1)[chosen].astype(np.int32)
+    sums = np.stack([np.bincount(of, weights=axis, minlength=n) for axis in (xs, ys)], axis=1)
+    centers = sums[1:][chosen] / sizes[chosen, None]
+    return cut, chosen, boxes, centers, owner
 
 
 #: The glyph-sized pieces left when a component's lines are cut must hold this share of its ink
