@@ -33,7 +33,7 @@ def test_a_fan_squared_off_into_a_card_shaped_region_gives_every_card() -> None:
 def test_an_index_no_reader_read_is_looked_for_where_its_fan_says_it_lies() -> None:
     # A fan read but for one card (as when its rank runs into the next card's rim past every
     # reader): its neighbours say where its index lies, and the index networks read it there.
-    from vision.read import read_fan_gaps
+    from vision.read import FAN_GAP_INKLESS_SURE, read_fan_gaps
 
     scene = table(500, 900)
     cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds")]
@@ -56,6 +56,13 @@ def test_an_index_no_reader_read_is_looked_for_where_its_fan_says_it_lies() -> N
     assert abs(first[0].center[0] - seven.center[0]) < 4.0
     # Every index read: nothing to look for (beyond the ends lie the table and a card's pips).
     assert read_fan_gaps(ink, readings, "standard") == []
+    # Segmentation lost the King's index (its glyphs taken away from the ink, as when they run
+    # into a thick rim), but its darkness still shows it: read surely enough, it counts.
+    lost = ink.centers.copy()
+    lost[[*king.pair.rank, king.pair.suit]] = (-1000.0, -1000.0)
+    unsegmented = read_fan_gaps(replace(ink, centers=lost), others, "standard")
+    assert [(r.rank, r.suit) for r in unsegmented] == [("K", "hearts")]
+    assert unsegmented[0].score >= FAN_GAP_INKLESS_SURE
     # Where the fan's cards lie apart, with no card in the gap, the table reads as no index.
     bare = table(500, 900)
     for k, (rank, suit) in enumerate(cards):
