@@ -957,7 +957,7 @@ def find_cards(
     if profile is not None:
         # (Without a profile it found 2 more of 60 Tichu validation photos' 363 cards, and
         # no standard card more, for 6% more time: see docs/scanner.md.)
-        readings += read_above_free_suits(ink, readings, regions.labels, game)
+        readings += read_above_free_suits(ink, readings, regions.labels, game, small, profile.colours)
     if game == "tichu" and profile is not None:
         readings = _mahjongs_read_whole(ink, readings, profile)
     candidates = assemble(readings, regions, game, small, profile)

@@ -99,6 +99,37 @@ def test_an_index_no_pair_proposed_is_read_from_its_suit_alone() -> None:
     assert read_above_free_suits(ink, others, np.zeros_like(paper), "standard") == []
     # With no reading to face by, nothing is read.
     assert read_above_free_suits(ink, [], paper, "standard") == []
+    # A deck whose hearts are printed red keeps it; one whose hearts calibration saw printed
+    # black does not: this glyph's ink is plainly red.
+    small = info["small"]
+    kept = read_above_free_suits(ink, others, paper, "standard", small, {"hearts": "red"})
+    assert [(r.rank, r.suit) for r in kept] == [("K", "hearts")]
+    assert read_above_free_suits(ink, others, paper, "standard", small, {"hearts": "neutral"}) == []
+
+
+def test_a_suit_sized_for_a_smaller_card_than_its_neighbours_is_read_at_its_own_size() -> None:
+    # The King lies farther from the camera than the cards around it (drawn smaller): one
+    # rank-to-suit distance of its neighbours above its suit misses its rank, the distance
+    # its own suit's size says (as the neighbours' suits measure it) finds it.
+    from vision import read
+    from vision.read import read_above_free_suits
+
+    scene = table(500, 900)
+    cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds"), ("4", "clubs")]
+    for k, (rank, suit) in enumerate(cards):
+        paste(scene, draw_card(rank, suit, 1.0 if rank == "K" else 1.6), (260 + 55 * k, 250), 0.0)
+    _, info = find_cards(scene, "standard")
+    readings: list[IndexReading] = info["readings"]
+    ink, paper = info["ink"], info["regions"].labels
+    king = next(r for r in readings if r.rank == "K")
+    others = [r for r in readings if r is not king]
+    found = read_above_free_suits(ink, others, paper, "standard")
+    assert [(r.rank, r.suit) for r in found] == [("K", "hearts")]
+    assert abs(found[0].center[0] - king.center[0]) < 4.0 and abs(found[0].center[1] - king.center[1]) < 4.0
+    # At the neighbours' size alone it is not found.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(read, "FREE_SUIT_UNIT_DIFFERS", float("inf"))
+        assert read_above_free_suits(ink, others, paper, "standard") == []
 
 
 def joker_face(
