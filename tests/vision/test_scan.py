@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -74,21 +75,28 @@ def test_an_index_no_reader_read_is_looked_for_where_its_fan_says_it_lies() -> N
     assert read_fan_gaps(bare_info["ink"], bare_info["readings"], "standard") == []
 
 
+def _fan_read_but_for_its_king(king_scale: float) -> tuple[dict[str, Any], IndexReading, list[IndexReading]]:
+    """A fan of five cards (the King of hearts drawn at ``king_scale``, the others at 1.6):
+    :func:`find_cards`' working data, the King's reading and every other reading."""
+    scene = table(500, 900)
+    cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds"), ("4", "clubs")]
+    for k, (rank, suit) in enumerate(cards):
+        paste(scene, draw_card(rank, suit, king_scale if rank == "K" else 1.6), (260 + 55 * k, 250), 0.0)
+    _, info = find_cards(scene, "standard")
+    readings: list[IndexReading] = info["readings"]
+    king = next(r for r in readings if r.rank == "K")
+    return info, king, [r for r in readings if r is not king]
+
+
 def test_an_index_no_pair_proposed_is_read_from_its_suit_alone() -> None:
     # A fan read but for one card whose rank no pair holds (as when it ran into the next
     # card's rim): its suit glyph, which no reading took, says where the rank lies, facing
     # as the readings beside it face, and the index networks read the card there.
     from vision.read import read_above_free_suits
 
-    scene = table(500, 900)
-    cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds"), ("4", "clubs")]
-    for k, (rank, suit) in enumerate(cards):
-        paste(scene, draw_card(rank, suit, 1.6), (260 + 55 * k, 250), 0.0)
-    _, info = find_cards(scene, "standard")
+    info, king, others = _fan_read_but_for_its_king(1.6)
     readings: list[IndexReading] = info["readings"]
     ink, paper = info["ink"], info["regions"].labels
-    king = next(r for r in readings if r.rank == "K")
-    others = [r for r in readings if r is not king]
     found = read_above_free_suits(ink, others, paper, "standard")
     assert [(r.rank, r.suit) for r in found] == [("K", "hearts")]
     assert abs(found[0].center[0] - king.center[0]) < 4.0 and abs(found[0].center[1] - king.center[1]) < 4.0
@@ -114,15 +122,8 @@ def test_a_suit_sized_for_a_smaller_card_than_its_neighbours_is_read_at_its_own_
     from vision import read
     from vision.read import read_above_free_suits
 
-    scene = table(500, 900)
-    cards = [("7", "spades"), ("2", "clubs"), ("K", "hearts"), ("8", "diamonds"), ("4", "clubs")]
-    for k, (rank, suit) in enumerate(cards):
-        paste(scene, draw_card(rank, suit, 1.0 if rank == "K" else 1.6), (260 + 55 * k, 250), 0.0)
-    _, info = find_cards(scene, "standard")
-    readings: list[IndexReading] = info["readings"]
+    info, king, others = _fan_read_but_for_its_king(1.0)
     ink, paper = info["ink"], info["regions"].labels
-    king = next(r for r in readings if r.rank == "K")
-    others = [r for r in readings if r is not king]
     found = read_above_free_suits(ink, others, paper, "standard")
     assert [(r.rank, r.suit) for r in found] == [("K", "hearts")]
     assert abs(found[0].center[0] - king.center[0]) < 4.0 and abs(found[0].center[1] - king.center[1]) < 4.0
