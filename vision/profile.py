@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.cards import Card, Deck
+from companion.cards import TICHU_SPECIALS, Card, Deck
 from companion.errors import TrickmateError
 from vision.features import FEATURE_LENGTH
 from vision.words import PATCH_HEIGHT, NameWord
@@ -34,7 +34,7 @@ PROFILE_VERSION = 2
 #: Photos vary more than calibration shots: exemplar distances are judged this leniently.
 SPREAD_TOLERANCE = 2.5
 #: The cards a name word may be learnt for: the Tichu specials (:mod:`vision.words`).
-NAMED_CARDS = {"Mahjong", "Dog", "Phoenix", "Dragon"}
+NAMED_CARDS = frozenset(special.value for special in TICHU_SPECIALS)
 #: Colour names (:func:`vision.read.ink_colour`) in a player's words.
 COLOUR_WORDS = {"neutral": "black", "red": "red", "green": "green", "blue": "blue"}
 
