@@ -49,6 +49,13 @@ MAX_CARD_AREA = 0.6
 MIN_QUAD_FILL = 0.85
 #: A lone card's paper fills at least this share of its convex hull (art and rims cut into it).
 MIN_SOLIDITY = 0.8
+#: A lone card's outline is this many times longer than wide (cards are 1.4 to 1.56 long;
+#: perspective squeezes one way or the other) ...
+CARD_ASPECTS = (1.1, 2.1)
+#: ... or, seen steeply from its side or end, this many (`mountain:82` photo 3's Dragon lay at
+#: 1.08, its Jade Jack at 2.15); such an outline stands for a card only by its whole picture,
+#: since a cloth's pale squares share it (0.45 to 0.57 against a deck's pictures).
+FORESHORTENED_ASPECTS = (1.0, 2.4)
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the
 #: table, fanned ones the next card's rim) ...
 MIN_PAPER_RING = 0.35
@@ -209,6 +216,10 @@ class Regions:
     areas: list[float]
     paper: np.ndarray
     deep: np.ndarray | None = None
+    #: Region index -> the (4, 2) float32 outline of a region that is one card seen steeply
+    #: from its side or end (:data:`FORESHORTENED_ASPECTS`), where ``quads`` holds None: it
+    #: only names a card by its whole picture, surely (see :func:`vision.scan.assemble`).
+    foreshortened: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 def paper_mask(image: np.ndarray) -> np.ndarray:
@@ -382,6 +393,7 @@ def paper_regions(
     quads: list[np.ndarray | None] = []
     areas: list[float] = []
     tables: list[int] = []  # their labels
+    foreshortened: dict[int, np.ndarray] = {}
     for contour in contours:
         area = float(cv2.contourArea(contour))
         if area < min_area:
@@ -390,6 +402,10 @@ def paper_regions(
         # not one card: its indices are read one card each, like a pile's ...
         table = area > MAX_CARD_AREA * height * width
         quads.append(None if table else card_quad(contour, area))
+        if not table and quads[-1] is None:
+            steep = card_quad(contour, area, FORESHORTENED_ASPECTS)
+            if steep is not None:
+                foreshortened[len(quads) - 1] = steep
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
         if table:
@@ -412,7 +428,14 @@ def paper_regions(
     # Shade joins the paper but makes no regions or outlines (a shadow's edge is no card's edge).
     shade, deep = shaded_paper(hsv, lit)
     paper = cv2.bitwise_or(paper, shade)
-    return Regions(labels=labels, quads=quads, areas=areas, paper=paper, deep=deep if deep.any() else None)
+    return Regions(
+        labels=labels,
+        quads=quads,
+        areas=areas,
+        paper=paper,
+        deep=deep if deep.any() else None,
+        foreshortened=foreshortened,
+    )
 
 
 def _cards_on_pale_tables(cleaned: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, np.ndarray]]:
@@ -593,8 +616,16 @@ def side_lengths(quad: np.ndarray) -> np.ndarray:
     return np.asarray(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1))
 
 
-def card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
-    """The contour's quadrilateral outline when it is one card-shaped region, else None."""
+def card_quad(
+    contour: np.ndarray, area: float, aspects: tuple[float, float] = CARD_ASPECTS
+) -> np.ndarray | None:
+    """The contour's quadrilateral outline when it is one card-shaped region (its long
+    side over its short one within ``aspects``), else None.
+
+    >>> square = np.array([[0, 0], [100, 0], [100, 96], [0, 96]], np.int32).reshape(-1, 1, 2)
+    >>> card_quad(square, 9600.0) is None, card_quad(square, 9600.0, FORESHORTENED_ASPECTS) is None
+    (True, False)
+    """
     hull = cv2.convexHull(contour)
     hull_area = float(cv2.contourArea(hull))
     if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
@@ -619,8 +650,7 @@ def card_quad(contour: np.ndarray, area: float) -> np.ndarray | None:
     if short_side > long_side:
         long_side, short_side = short_side, long_side
     aspect = long_side / max(short_side, 1.0)
-    # Cards are 1.4-1.56 long; perspective squeezes one way or the other.
-    if not 1.1 <= aspect <= 2.1:
+    if not aspects[0] <= aspect <= aspects[1]:
         return None
     return quad
 

@@ -277,6 +277,22 @@ def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     >>> round(float((template * card_template(image, quad[::-1])).sum()), 3)
     1.0
     """
+    return card_templates(image, quad, (False,))[0]
+
+
+def card_templates(image: np.ndarray, quad: np.ndarray, ways: tuple[bool, ...]) -> list[np.ndarray]:
+    """:func:`card_template` of the card outlined by ``quad`` taken each of ``ways``: False
+    with the outline's long side made vertical, True with its short side (a card lying
+    across a steep view, squeezed shorter than it is wide); the blur is made once for all.
+
+    >>> image = np.full((100, 100, 3), 230, np.uint8); image[30:70, 40:60] = (40, 40, 200)
+    >>> quad = np.array([[30, 20], [70, 20], [70, 80], [30, 80]], np.float32)
+    >>> upright, across = card_templates(image, quad, (False, True))
+    >>> bool((upright == card_template(image, quad)).all()), upright.shape == across.shape
+    (True, True)
+    >>> round(float((upright * across).sum()), 3) < 0.9  # the bar stands upright in one only
+    True
+    """
     quad = np.asarray(quad, np.float32)
     # Clockwise on screen (x right, y down): a positive shoelace sum.
     x, y = quad[:, 0], quad[:, 1]
@@ -284,8 +300,6 @@ def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
         quad = quad[::-1].copy()
     side01 = float(np.linalg.norm(quad[1] - quad[0]))
     side12 = float(np.linalg.norm(quad[2] - quad[1]))
-    if side01 > side12:  # make the first side a short one: portrait
-        quad = np.roll(quad, -1, axis=0)
     width, height = TEMPLATE_SIZE
     target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
     # Average over the card: blur before sampling so small misalignments matter less.  Only
@@ -294,13 +308,18 @@ def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     source, origin = image, np.zeros(2, np.float32)
     if scale > 1.5:
         source, origin = _blurred_around(image, quad, max(0.5, scale * 0.6))
-    matrix = cv2.getPerspectiveTransform(quad - origin, target)
-    warped = cv2.warpPerspective(source, matrix, (width, height), flags=cv2.INTER_LINEAR)
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
-    lab -= lab.reshape(-1, 3).mean(axis=0)
-    lab *= np.array([1.0, TEMPLATE_COLOUR_WEIGHT, TEMPLATE_COLOUR_WEIGHT], np.float32)
-    norm = float(np.linalg.norm(lab))
-    return lab / norm if norm > 1e-6 else lab
+    templates = []
+    for across in ways:
+        # The first side made a short one (portrait), or with ``across`` a long one.
+        corners = np.roll(quad, -1, axis=0) if (side01 > side12) != across else quad
+        matrix = cv2.getPerspectiveTransform(corners - origin, target)
+        warped = cv2.warpPerspective(source, matrix, (width, height), flags=cv2.INTER_LINEAR)
+        lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+        lab -= lab.reshape(-1, 3).mean(axis=0)
+        lab *= np.array([1.0, TEMPLATE_COLOUR_WEIGHT, TEMPLATE_COLOUR_WEIGHT], np.float32)
+        norm = float(np.linalg.norm(lab))
+        templates.append(lab / norm if norm > 1e-6 else lab)
+    return templates
 
 
 def _blurred_around(image: np.ndarray, quad: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:

@@ -39,7 +39,14 @@ from vision.detect import (
     working_image,
 )
 from vision.laid_out import laid_out_cards
-from vision.profile import DeckProfile, card_template, deck_of, euclidean_distances, sort_reading_order
+from vision.profile import (
+    DeckProfile,
+    card_template,
+    card_templates,
+    deck_of,
+    euclidean_distances,
+    sort_reading_order,
+)
 from vision.read import (
     JOKER,
     IndexReading,
@@ -84,6 +91,17 @@ TEMPLATE_LEAD = 0.03
 #: lost.)
 INDEXED_TEMPLATE_THRESHOLD = 0.8
 INDEXED_TEMPLATE_LEAD = 0.1
+#: A lone outline squeezed past a card's shape by a steep view
+#: (:data:`vision.detect.FORESHORTENED_ASPECTS`) holding no reading is a card only when its
+#: whole picture matches this surely and leads every other card's by this much: a cloth's
+#: pale squares share its shape, and match a deck's pictures at up to 0.57.
+FORESHORTENED_TEMPLATE = 0.8
+FORESHORTENED_TEMPLATE_LEAD = 0.1
+#: A lone outline less than this many times longer than wide (a card's least) is squeezed by
+#: the view; where no picture names it the usual way, it may be a card lying across a steep
+#: view, squeezed shorter than it is wide: its picture is also taken the other way round
+#: (:func:`steep_card`).
+SQUEEZED_ASPECT = 1.4
 #: Two readings of one standard card closer than this many card heights are one card.
 REPEAT_REACH = 1.3
 
@@ -195,6 +213,62 @@ def template_card(profile: DeckProfile, template: np.ndarray, game: str) -> tupl
     if card.rank is not None and score < INDEXED_TEMPLATE_THRESHOLD and lead < INDEXED_TEMPLATE_LEAD:
         return None
     return card, score
+
+
+def steep_card(profile: DeckProfile, pictures: list[np.ndarray], game: str) -> tuple[Card, float] | None:
+    """The card a lone outline seen steeply shows, by the profile's whole-card templates
+    matched with its ``pictures`` (:func:`vision.profile.card_templates`, taken either way
+    round), and the match's correlation: only a sure match (:data:`FORESHORTENED_TEMPLATE`,
+    :data:`FORESHORTENED_TEMPLATE_LEAD`) counts, since a cloth's pale squares share the
+    outline's shape; None when there is none."""
+    best: tuple[Card, float] | None = None
+    for picture in pictures:
+        name, score, lead = profile.match_template(picture)
+        if name is None or score < FORESHORTENED_TEMPLATE or lead < FORESHORTENED_TEMPLATE_LEAD:
+            continue
+        if best is None or score > best[1]:
+            best = (parse_cards(name, deck_of(game))[0], score)
+    return best
+
+
+#: A lone outline less than this share of which is anything but paper shows nothing that
+#: could name a card (a cloth's pale square: at most 0.014 on the 33 calibrated decks; cards
+#: 0.05 and more).
+BLANK_OUTLINE = 0.02
+
+
+def _blank(paper: np.ndarray, quad: np.ndarray) -> bool:
+    """True when less than :data:`BLANK_OUTLINE` of the (4, 2) outline ``quad`` is off the
+    (H, W) uint8 ``paper`` mask (255).
+
+    >>> paper = np.full((50, 50), 255, np.uint8)
+    >>> quad = np.array([[10, 10], [40, 10], [40, 40], [10, 40]], np.float32)
+    >>> _blank(paper, quad)
+    True
+    >>> paper[20:30, 20:30] = 0  # a picture
+    >>> _blank(paper, quad)
+    False
+    """
+    height, width = paper.shape
+    x0, y0 = max(int(np.floor(quad[:, 0].min())), 0), max(int(np.floor(quad[:, 1].min())), 0)
+    x1 = min(int(np.ceil(quad[:, 0].max())) + 1, width)
+    y1 = min(int(np.ceil(quad[:, 1].max())) + 1, height)
+    if x1 <= x0 or y1 <= y0:
+        return True
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [np.round(quad - [x0, y0]).astype(np.int32)], 1)
+    return float((paper[y0:y1, x0:x1][inside > 0] == 0).mean()) < BLANK_OUTLINE
+
+
+def _aspect(quad: np.ndarray) -> float:
+    """How many times longer than wide a (4, 2) outline is (its opposite sides averaged).
+
+    >>> _aspect(np.array([[0, 0], [30, 0], [30, 45], [0, 45]], np.float32))
+    1.5
+    """
+    sides = side_lengths(quad)
+    first, second = (sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0
+    return float(max(first, second) / max(min(first, second), 1.0))
 
 
 #: A lone card whose whole-card picture names another card than its indices read, this
@@ -456,13 +530,28 @@ def assemble(
         for region, quad in enumerate(regions.quads):
             if quad is None or region in by_region or region in fans:
                 continue
-            matched = template_card(profile, card_template(image, quad), game)
+            squeezed = _aspect(quad) < SQUEEZED_ASPECT
+            picture, *across = card_templates(image, quad, (False, True) if squeezed else (False,))
+            matched = template_card(profile, picture, game)
+            if matched is None and across:
+                matched = steep_card(profile, across, game)
             if matched is not None:
                 card, score = matched
                 corners = order_corners(quad, (0.0, 1.0))
                 height = float(side_lengths(corners).max())
                 center = corners.mean(axis=0)
                 candidates.append(_Candidate(card, score, corners, center, height, outlined=True))
+        # A card seen steeply, its outline squeezed past a card's shape, only by a sure picture.
+        for region, quad in regions.foreshortened.items():
+            if region in in_region or _blank(regions.paper, quad):
+                continue
+            steep = steep_card(profile, card_templates(image, quad, (False, True)), game)
+            if steep is None:
+                continue
+            corners = order_corners(quad, (0.0, 1.0))
+            height = float(side_lengths(corners).max())
+            card, score = steep
+            candidates.append(_Candidate(card, score, corners, corners.mean(axis=0), height, outlined=True))
     # Fans and piles: one card per index, merging the two indices of one card.
     # Surest first; readings as sure as each other (to 0.01: beyond that the difference is
     # noise) from the top of the photo down, so the order never hangs on rounding.

@@ -514,3 +514,35 @@ def test_a_lone_card_is_named_by_its_picture_more_surely_when_it_prints_an_index
     assert (None if matched is None else str(matched[0])) == found
     if matched is not None:
         assert abs(matched[1] - alike) < 0.05  # (the turned picture correlates a little too)
+
+
+@pytest.fixture(scope="module")
+def unmarked() -> tuple[DeckStyle, DeckProfile]:
+    """The held-out deck printing no corner marks and no names on its specials, and its profile."""
+    plain = dataclasses.replace(
+        random_style(np.random.default_rng(7), "tichu", families("tichu", held_out=True)),
+        special_mark="none",
+        special_word=False,
+    )
+    deck = list(tichu_deck())
+    photos = [(layout_photo(plain, deck[i : i + 14]), deck[i : i + 14]) for i in range(0, len(deck), 14)]
+    return plain, calibrate(photos, "tichu")
+
+
+@pytest.mark.parametrize("squeeze", [0.78, 0.56])
+def test_a_lone_card_seen_steeply_is_named_by_its_picture_but_a_cloths_square_is_not(
+    unmarked: tuple[DeckStyle, DeckProfile], squeeze: float
+) -> None:
+    # Photographed from low down, a card lying across the view is squeezed: to nearly a
+    # square (0.78: 1.08 times longer than wide, as `mountain:82` photo 3's Dragon), no
+    # card's shape, or further, shorter than it is wide (0.56).  Only its whole picture
+    # names a special that prints no mark; a pale square of cloth of that shape names nothing.
+    plain, profile = unmarked
+    scene = table(400, 1000, seed=6)
+    paste_face(scene, plain, Card.parse("Dragon"), 150, (300, 200), 90.0)  # lying across
+    cv2.rectangle(scene, (650, 120), (860, 280), (236, 238, 240), cv2.FILLED)  # the cloth's square
+    squeezed = cv2.resize(scene, (round(1000 * squeeze), 400), interpolation=cv2.INTER_AREA)
+    found = scan_image(squeezed, "tichu", profile).cards
+    assert [str(c.card) for c in found] == ["Dragon"]
+    assert cv2.pointPolygonTest(found[0].corners, (300.0 * squeeze, 200.0), False) > 0
+    assert cv2.pointPolygonTest(found[0].corners, (755.0 * squeeze, 200.0), False) < 0
