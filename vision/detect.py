@@ -54,7 +54,7 @@ MIN_SOLIDITY = 0.8
 CARD_ASPECTS = (1.1, 2.1)
 #: ... or, seen steeply from its side or end, this many (`mountain:82` photo 3's Dragon lay at
 #: 1.08, its Jade Jack at 2.15); such an outline stands for a card only by its whole picture,
-#: since a cloth's pale squares share it (0.45 to 0.57 against a deck's pictures).
+#: since a cloth's pale squares share it (and match a deck's pictures at up to 0.57).
 FORESHORTENED_ASPECTS = (1.0, 2.4)
 #: A glyph needs at least this share of paper in the ring around it (corner glyphs border the
 #: table, fanned ones the next card's rim) ...
@@ -644,15 +644,20 @@ def card_quad(
         quad = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
     if float(cv2.contourArea(quad)) < MIN_QUAD_FILL * hull_area:
         return None
-    sides = side_lengths(quad)
-    long_side = (sides[0] + sides[2]) / 2.0
-    short_side = (sides[1] + sides[3]) / 2.0
-    if short_side > long_side:
-        long_side, short_side = short_side, long_side
-    aspect = long_side / max(short_side, 1.0)
-    if not aspects[0] <= aspect <= aspects[1]:
+    if not aspects[0] <= outline_aspect(quad) <= aspects[1]:
         return None
     return quad
+
+
+def outline_aspect(quad: np.ndarray) -> float:
+    """How many times longer than wide a (4, 2) outline is (its opposite sides averaged).
+
+    >>> outline_aspect(np.array([[0, 0], [30, 0], [30, 45], [0, 45]], np.float32))
+    1.5
+    """
+    sides = side_lengths(quad)
+    first, second = (sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0
+    return float(max(first, second) / max(min(first, second), 1.0))
 
 
 @dataclass(frozen=True)

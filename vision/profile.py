@@ -283,7 +283,8 @@ def card_template(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
 def card_templates(image: np.ndarray, quad: np.ndarray, ways: tuple[bool, ...]) -> list[np.ndarray]:
     """:func:`card_template` of the card outlined by ``quad`` taken each of ``ways``: False
     with the outline's long side made vertical, True with its short side (a card lying
-    across a steep view, squeezed shorter than it is wide); the blur is made once for all.
+    lengthwise along a steep view, squeezed shorter than it is wide); the blur is made once
+    for all.
 
     >>> image = np.full((100, 100, 3), 230, np.uint8); image[30:70, 40:60] = (40, 40, 200)
     >>> quad = np.array([[30, 20], [70, 20], [70, 80], [30, 80]], np.float32)

@@ -32,6 +32,7 @@ from vision.detect import (
     erase_width,
     index_pairs,
     ink_components,
+    outline_aspect,
     paper_regions,
     side_lengths,
     well_exposed,
@@ -98,9 +99,9 @@ INDEXED_TEMPLATE_LEAD = 0.1
 FORESHORTENED_TEMPLATE = 0.8
 FORESHORTENED_TEMPLATE_LEAD = 0.1
 #: A lone outline less than this many times longer than wide (a card's least) is squeezed by
-#: the view; where no picture names it the usual way, it may be a card lying across a steep
-#: view, squeezed shorter than it is wide: its picture is also taken the other way round
-#: (:func:`steep_card`).
+#: the view; where no picture names it the usual way, it may be a card lying lengthwise
+#: along a steep view, squeezed shorter than it is wide: its picture is also taken the other
+#: way round (:func:`steep_card`).
 SQUEEZED_ASPECT = 1.4
 #: Two readings of one standard card closer than this many card heights are one card.
 REPEAT_REACH = 1.3
@@ -258,17 +259,6 @@ def _blank(paper: np.ndarray, quad: np.ndarray) -> bool:
     inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(inside, [np.round(quad - [x0, y0]).astype(np.int32)], 1)
     return float((paper[y0:y1, x0:x1][inside > 0] == 0).mean()) < BLANK_OUTLINE
-
-
-def _aspect(quad: np.ndarray) -> float:
-    """How many times longer than wide a (4, 2) outline is (its opposite sides averaged).
-
-    >>> _aspect(np.array([[0, 0], [30, 0], [30, 45], [0, 45]], np.float32))
-    1.5
-    """
-    sides = side_lengths(quad)
-    first, second = (sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0
-    return float(max(first, second) / max(min(first, second), 1.0))
 
 
 #: A lone card whose whole-card picture names another card than its indices read, this
@@ -530,7 +520,7 @@ def assemble(
         for region, quad in enumerate(regions.quads):
             if quad is None or region in by_region or region in fans:
                 continue
-            squeezed = _aspect(quad) < SQUEEZED_ASPECT
+            squeezed = outline_aspect(quad) < SQUEEZED_ASPECT
             picture, *across = card_templates(image, quad, (False, True) if squeezed else (False,))
             matched = template_card(profile, picture, game)
             if matched is None and across:

@@ -533,13 +533,13 @@ def unmarked() -> tuple[DeckStyle, DeckProfile]:
 def test_a_lone_card_seen_steeply_is_named_by_its_picture_but_a_cloths_square_is_not(
     unmarked: tuple[DeckStyle, DeckProfile], squeeze: float
 ) -> None:
-    # Photographed from low down, a card lying across the view is squeezed: to nearly a
-    # square (0.78: 1.08 times longer than wide, as `mountain:82` photo 3's Dragon), no
-    # card's shape, or further, shorter than it is wide (0.56).  Only its whole picture
+    # Photographed from low down, a card lying lengthwise along the view is squeezed: to
+    # nearly a square (0.78: 1.08 times longer than wide, as `mountain:82` photo 3's Dragon),
+    # no card's shape, or further, shorter than it is wide (0.56).  Only its whole picture
     # names a special that prints no mark; a pale square of cloth of that shape names nothing.
     plain, profile = unmarked
     scene = table(400, 1000, seed=6)
-    paste_face(scene, plain, Card.parse("Dragon"), 150, (300, 200), 90.0)  # lying across
+    paste_face(scene, plain, Card.parse("Dragon"), 150, (300, 200), 90.0)  # its long side level
     cv2.rectangle(scene, (650, 120), (860, 280), (236, 238, 240), cv2.FILLED)  # the cloth's square
     squeezed = cv2.resize(scene, (round(1000 * squeeze), 400), interpolation=cv2.INTER_AREA)
     found = scan_image(squeezed, "tichu", profile).cards
