@@ -587,6 +587,36 @@ def test_a_top_right_index_beside_dark_art_is_told_by_the_table_beyond_it(
         assert inside is on_the_card, (indices, centre)
 
 
+def test_a_top_right_index_with_paper_on_both_sides_is_told_by_its_cards_edge(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A deck printing three indices.  A second card hides the seven's left part, a third,
+    # blank, lies against its right edge with a dark seam between them, and a card back
+    # covers their lower halves: the top-right index has paper on both sides and no table
+    # beside it, but its card's edge shows just right of it.
+    from vision.profile import DeckProfile
+
+    # (As above: the top-right index alone places the card.)
+    monkeypatch.setattr("vision.read.FREE_SUIT_SURE", 1.1)
+    seven, _ = seven_with_more_indices("star", bottom_left=False)
+    h, w = seven.shape[:2]
+    scene = table(500, 700)
+    paste(scene, np.full((h, w, 3), 232, np.uint8), (333.0 + w, 250.0), 0.0)  # the blank card
+    under = paste(scene, seven, (330.0, 250.0), 0.0)
+    top, bottom, right = int(under[:, 1].min()), int(under[:, 1].max()), int(under[:, 0].max())
+    scene[top:bottom, right : right + 3] = 50  # the seam between them
+    paste(scene, draw_card("9", "star", 1.5), (245.0, 262.0), 0.0)
+    scene[290:, 150:] = (60, 40, 30)  # a card back over their lower halves
+    outline = under.reshape(-1, 1, 2)
+    for indices, on_the_card in ((3, True), (0, False)):
+        cards = scan_image(scene, "tichu", DeckProfile("tichu", indices=indices)).cards
+        found = {str(c.card): c for c in cards}
+        assert sorted(found) == ["7t", "9t"]
+        centre = found["7t"].corners.mean(axis=0)
+        inside = cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) >= 0
+        assert inside is on_the_card, (indices, centre)
+
+
 @pytest.mark.parametrize("angle", [0.0, 160.0])
 def test_a_card_read_at_both_ends_of_its_right_side_lies_to_their_left(angle: float) -> None:
     # A four-index deck.  A second card hides the first's left part, a third lies beside
