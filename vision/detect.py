@@ -401,11 +401,11 @@ def paper_regions(
         # Paper filling most of the photo is a pale table (or cloth) with the cards on it,
         # not one card: its indices are read one card each, like a pile's ...
         table = area > MAX_CARD_AREA * height * width
-        quads.append(None if table else card_quad(contour, area))
-        if not table and quads[-1] is None:
-            steep = card_quad(contour, area, FORESHORTENED_ASPECTS)
-            if steep is not None:
-                foreshortened[len(quads) - 1] = steep
+        outline = None if table else four_sided(contour, area)
+        card_shaped = outline is not None and _shaped(outline, CARD_ASPECTS)
+        quads.append(outline if card_shaped else None)
+        if outline is not None and not card_shaped and _shaped(outline, FORESHORTENED_ASPECTS):
+            foreshortened[len(quads) - 1] = outline
         areas.append(area)
         cv2.drawContours(labels, [contour], -1, len(quads), thickness=cv2.FILLED)
         if table:
@@ -626,6 +626,18 @@ def card_quad(
     >>> card_quad(square, 9600.0) is None, card_quad(square, 9600.0, FORESHORTENED_ASPECTS) is None
     (True, False)
     """
+    quad = four_sided(contour, area)
+    return quad if quad is not None and _shaped(quad, aspects) else None
+
+
+def _shaped(quad: np.ndarray, aspects: tuple[float, float]) -> bool:
+    """True when the (4, 2) outline's :func:`outline_aspect` lies within ``aspects``."""
+    return aspects[0] <= outline_aspect(quad) <= aspects[1]
+
+
+def four_sided(contour: np.ndarray, area: float) -> np.ndarray | None:
+    """The contour's filled, four-cornered outline ((4, 2) float32), whatever its shape, or
+    None (:data:`MIN_SOLIDITY`, :data:`MIN_QUAD_FILL`): :func:`card_quad` before its aspect."""
     hull = cv2.convexHull(contour)
     hull_area = float(cv2.contourArea(hull))
     if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
@@ -643,8 +655,6 @@ def card_quad(
             return None
         quad = cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
     if float(cv2.contourArea(quad)) < MIN_QUAD_FILL * hull_area:
-        return None
-    if not aspects[0] <= outline_aspect(quad) <= aspects[1]:
         return None
     return quad
 

@@ -557,30 +557,24 @@ def assemble(
         candidates.append(_Candidate(card, confidence, corners, corners.mean(axis=0), height, outlined=True))
     # Lone cards without a readable index: whole-card templates (specials, jokers).
     if profile is not None and profile.templates:
+        pictured: list[tuple[np.ndarray, tuple[Card, float] | None]] = []
         for region, quad in enumerate(regions.quads):
             if quad is None or region in by_region or region in fans:
                 continue
             squeezed = outline_aspect(quad) < SQUEEZED_ASPECT
             picture, *across = card_templates(image, quad, (False, True) if squeezed else (False,))
             matched = template_card(profile, picture, game)
-            if matched is None and across:
-                matched = steep_card(profile, across, game)
-            if matched is not None:
-                card, score = matched
-                corners = order_corners(quad, (0.0, 1.0))
-                height = float(side_lengths(corners).max())
-                center = corners.mean(axis=0)
-                candidates.append(_Candidate(card, score, corners, center, height, outlined=True))
+            pictured.append((quad, steep_card(profile, across, game) if matched is None else matched))
         # A card seen steeply, its outline squeezed past a card's shape, only by a sure picture.
         for region, quad in regions.foreshortened.items():
-            if region in in_region or _blank(regions.paper, quad):
+            if region not in in_region and not _blank(regions.paper, quad):
+                pictured.append((quad, steep_card(profile, card_templates(image, quad, (False, True)), game)))
+        for quad, shown in pictured:
+            if shown is None:
                 continue
-            steep = steep_card(profile, card_templates(image, quad, (False, True)), game)
-            if steep is None:
-                continue
+            card, score = shown
             corners = order_corners(quad, (0.0, 1.0))
             height = float(side_lengths(corners).max())
-            card, score = steep
             candidates.append(_Candidate(card, score, corners, corners.mean(axis=0), height, outlined=True))
     # Fans and piles: one card per index, merging the two indices of one card.
     # Surest first; readings as sure as each other (to 0.01: beyond that the difference is
